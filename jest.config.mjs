@@ -1,0 +1,33 @@
+// Two projects run the same HTTP suite on SQLite and on PostgreSQL; pure tests run once (SQLite project).
+const swc = [
+  '@swc/jest',
+  {
+    jsc: { parser: { syntax: 'typescript', importAttributes: true }, target: 'es2022', experimental: { keepImportAttributes: false } },
+    module: { type: 'commonjs' },
+  },
+];
+const common = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|mj|j)s$': swc },
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testTimeout: 30000,
+};
+/** @type {import('jest').Config} */
+export default {
+  globalSetup: './test/setup/global-setup.mjs',
+  reporters: ['default', 'summary'],
+  projects: [
+    {
+      ...common,
+      displayName: 'sqlite',
+      setupFiles: ['./test/setup/sqlite.ts'],
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+    },
+    {
+      ...common,
+      displayName: 'postgres',
+      setupFiles: ['./test/setup/postgres.ts'],
+      testMatch: ['<rootDir>/test/api/**/*.test.ts', '<rootDir>/test/cli/**/*.test.ts', '<rootDir>/test/client/**/*.test.ts'],
+    },
+  ],
+};

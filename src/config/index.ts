@@ -1,0 +1,238 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { parseIni, type IniDocument } from './ini.js';
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'none';
+
+export interface Config {
+  readonly server: {
+    readonly protocol: 'http' | 'https';
+    readonly httpAddr: string;
+    readonly httpPort: number;
+    /** Always ends with '/'. */
+    readonly rootUrl: string;
+    readonly appDataPath: string;
+  };
+  readonly database: {
+    readonly type: 'sqlite3' | 'postgres';
+    readonly path: string;
+    readonly host: string;
+    readonly name: string;
+    readonly user: string;
+    readonly passwd: string;
+    readonly sslMode: 'disable' | 'require' | 'verify-full';
+  };
+  readonly repository: { readonly root: string };
+  readonly security: {
+    readonly installLock: boolean;
+    readonly secretKey: string;
+    readonly minPasswordLength: number;
+    /** Failed password logins allowed per client address per window before 429. */
+    readonly loginMaxFailures: number;
+    readonly loginFailureWindowSeconds: number;
+  };
+  readonly api: { readonly defaultPagingNum: number; readonly maxResponseItems: number; readonly maxBodyBytes: number };
+  readonly service: { readonly requireSigninView: boolean; readonly noReplyAddress: string };
+  readonly migrations: {
+    readonly allowLocalNetworks: boolean;
+    readonly allowedDomains: readonly string[];
+    readonly blockedDomains: readonly string[];
+  };
+  readonly webhook: { readonly allowedHostList: readonly string[] };
+  readonly log: { readonly level: LogLevel };
+}
+
+export class ConfigError extends Error {}
+
+export interface ConfigSource {
+  /** app.ini path; absent = defaults only. */
+  readonly file?: string | undefined;
+  /** process.env-like map; ANVIL__SECTION__KEY entries override the file. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Base directory for relative paths (default: the current directory). */
+  readonly cwd?: string;
+  /** Extra values that win over file and environment (tests, CLI flags). */
+  readonly overrides?: IniDocument;
+}
+
+type KeySpec = { readonly kind: 'string' | 'int' | 'bool' | 'list' | 'enum'; readonly values?: readonly string[] };
+/**
+ * The settings we support, with Gitea's section and key names so operators can reuse an app.ini.
+ * Anything else is reported as a warning (Gitea has hundreds of keys we do not read).
+ */
+const KNOWN: Record<string, Record<string, KeySpec>> = {
+  server: {
+    PROTOCOL: { kind: 'enum', values: ['http', 'https'] },
+    HTTP_ADDR: { kind: 'string' },
+    HTTP_PORT: { kind: 'int' },
+    ROOT_URL: { kind: 'string' },
+    APP_DATA_PATH: { kind: 'string' },
+    DOMAIN: { kind: 'string' },
+  },
+  database: {
+    DB_TYPE: { kind: 'enum', values: ['sqlite3', 'postgres'] },
+    PATH: { kind: 'string' },
+    HOST: { kind: 'string' },
+    NAME: { kind: 'string' },
+    USER: { kind: 'string' },
+    PASSWD: { kind: 'string' },
+    SSL_MODE: { kind: 'enum', values: ['disable', 'require', 'verify-full'] },
+  },
+  repository: { ROOT: { kind: 'string' } },
+  security: {
+    INSTALL_LOCK: { kind: 'bool' },
+    SECRET_KEY: { kind: 'string' },
+    MIN_PASSWORD_LENGTH: { kind: 'int' },
+    LOGIN_MAX_FAILURES: { kind: 'int' },
+    LOGIN_FAILURE_WINDOW: { kind: 'int' },
+  },
+  api: { DEFAULT_PAGING_NUM: { kind: 'int' }, MAX_RESPONSE_ITEMS: { kind: 'int' }, MAX_BODY_SIZE: { kind: 'int' } },
+  service: { REQUIRE_SIGNIN_VIEW: { kind: 'bool' }, NO_REPLY_ADDRESS: { kind: 'string' } },
+  migrations: { ALLOW_LOCALNETWORKS: { kind: 'bool' }, ALLOWED_DOMAINS: { kind: 'list' }, BLOCKED_DOMAINS: { kind: 'list' } },
+  webhook: { ALLOWED_HOST_LIST: { kind: 'list' } },
+  log: { LEVEL: { kind: 'enum', values: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'none'] } },
+};
+
+export interface LoadedConfig {
+  readonly config: Config;
+  readonly warnings: readonly string[];
+}
+
+/** Parses app.ini plus ANVIL__SECTION__KEY variables into one frozen Config. Throws ConfigError naming the key. */
+export function loadConfig(source: ConfigSource = {}): LoadedConfig {
+  const cwd = source.cwd ?? process.cwd();
+  const warnings: string[] = [];
+  const values: Record<string, Record<string, string>> = {};
+  const put = (section: string, key: string, value: string, origin: string) => {
+    const sec = section.toLowerCase() === 'default' ? '' : section.toLowerCase();
+    const spec = KNOWN[sec]?.[key.toUpperCase()];
+    if (!spec) {
+      warnings.push(`${origin}: unknown setting [${sec || 'DEFAULT'}] ${key} is ignored`);
+      return;
+    }
+    (values[sec] ??= {})[key.toUpperCase()] = value;
+  };
+  if (source.file) {
+    let text: string;
+    try {
+      text = readFileSync(source.file, 'utf8');
+    } catch (e) {
+      throw new ConfigError(`cannot read configuration file ${source.file}: ${(e as Error).message}`);
+    }
+    let doc: IniDocument;
+    try {
+      doc = parseIni(text);
+    } catch (e) {
+      throw new ConfigError(`${source.file}: ${(e as Error).message}`);
+    }
+    for (const [section, entries] of Object.entries(doc)) {
+      if (section !== '' && !KNOWN[section.toLowerCase()]) {
+        warnings.push(`${source.file}: unknown section [${section}] is ignored`);
+        continue;
+      }
+      for (const [k, v] of Object.entries(entries)) put(section, k, v, source.file);
+    }
+  }
+  for (const [name, value] of Object.entries(source.env ?? {})) {
+    const m = /^ANVIL__([A-Za-z0-9_.]+?)__([A-Za-z0-9_]+)$/.exec(name);
+    if (!m || value === undefined) continue;
+    put(m[1]!.replace(/_0X2E_/gi, '.'), m[2]!, value, `environment ${name}`);
+  }
+  for (const [section, entries] of Object.entries(source.overrides ?? {})) {
+    for (const [k, v] of Object.entries(entries)) put(section, k, v, 'override');
+  }
+
+  const get = (section: string, key: string): string | undefined => values[section]?.[key];
+  const str = (section: string, key: string, dflt: string) => get(section, key) ?? dflt;
+  const int = (section: string, key: string, dflt: number, min = 0) => {
+    const raw = get(section, key);
+    if (raw === undefined || raw.trim() === '') return dflt;
+    if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`[${section}] ${key}: "${raw}" is not an integer`);
+    const n = Number(raw.trim());
+    if (n < min) throw new ConfigError(`[${section}] ${key}: ${n} is below the minimum ${min}`);
+    return n;
+  };
+  const bool = (section: string, key: string, dflt: boolean) => {
+    const raw = get(section, key);
+    if (raw === undefined || raw.trim() === '') return dflt;
+    const v = raw.trim().toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(v)) return true;
+    if (['false', '0', 'no', 'off'].includes(v)) return false;
+    throw new ConfigError(`[${section}] ${key}: "${raw}" is not a boolean (true or false)`);
+  };
+  const oneOf = <T extends string>(section: string, key: string, dflt: T): T => {
+    const raw = get(section, key);
+    if (raw === undefined || raw.trim() === '') return dflt;
+    const allowed = KNOWN[section]![key]!.values!;
+    const v = raw.trim().toLowerCase();
+    if (!allowed.includes(v)) throw new ConfigError(`[${section}] ${key}: "${raw}" is not one of ${allowed.join(', ')}`);
+    return v as T;
+  };
+  const list = (section: string, key: string, dflt: string[]) => {
+    const raw = get(section, key);
+    if (raw === undefined) return dflt;
+    return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  };
+  const path = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
+
+  const protocol = oneOf<'http' | 'https'>('server', 'PROTOCOL', 'http');
+  const httpAddr = str('server', 'HTTP_ADDR', '0.0.0.0');
+  const httpPort = int('server', 'HTTP_PORT', 3000);
+  if (httpPort > 65535) throw new ConfigError(`[server] HTTP_PORT: ${httpPort} is not a port number`);
+  const domain = str('server', 'DOMAIN', 'localhost');
+  let rootUrl = str('server', 'ROOT_URL', `${protocol}://${domain}:${httpPort}/`);
+  try {
+    const u = new URL(rootUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw new ConfigError(`[server] ROOT_URL: "${rootUrl}" is not an http(s) URL`);
+  }
+  if (!rootUrl.endsWith('/')) rootUrl += '/';
+  const appDataPath = path(str('server', 'APP_DATA_PATH', 'data'));
+  const dbType = oneOf<'sqlite3' | 'postgres'>('database', 'DB_TYPE', 'sqlite3');
+  const secretKey = str('security', 'SECRET_KEY', '');
+  const defaultPagingNum = int('api', 'DEFAULT_PAGING_NUM', 30, 1);
+  const maxResponseItems = int('api', 'MAX_RESPONSE_ITEMS', 50, 1);
+
+  const config: Config = {
+    server: { protocol, httpAddr, httpPort, rootUrl, appDataPath },
+    database: {
+      type: dbType,
+      path: path(str('database', 'PATH', resolve(appDataPath, 'anvil.db'))),
+      host: str('database', 'HOST', '127.0.0.1:5432'),
+      name: str('database', 'NAME', 'anvil'),
+      user: str('database', 'USER', 'postgres'),
+      passwd: str('database', 'PASSWD', ''),
+      sslMode: oneOf('database', 'SSL_MODE', 'disable'),
+    },
+    repository: { root: path(str('repository', 'ROOT', resolve(appDataPath, 'repositories'))) },
+    security: {
+      installLock: bool('security', 'INSTALL_LOCK', true),
+      secretKey,
+      minPasswordLength: int('security', 'MIN_PASSWORD_LENGTH', 8, 1),
+      loginMaxFailures: int('security', 'LOGIN_MAX_FAILURES', 10, 1),
+      loginFailureWindowSeconds: int('security', 'LOGIN_FAILURE_WINDOW', 300, 1),
+    },
+    api: { defaultPagingNum, maxResponseItems, maxBodyBytes: int('api', 'MAX_BODY_SIZE', 1 << 20, 1024) },
+    service: {
+      requireSigninView: bool('service', 'REQUIRE_SIGNIN_VIEW', false),
+      noReplyAddress: str('service', 'NO_REPLY_ADDRESS', 'noreply.localhost'),
+    },
+    migrations: {
+      allowLocalNetworks: bool('migrations', 'ALLOW_LOCALNETWORKS', false),
+      allowedDomains: list('migrations', 'ALLOWED_DOMAINS', []),
+      blockedDomains: list('migrations', 'BLOCKED_DOMAINS', []),
+    },
+    webhook: { allowedHostList: list('webhook', 'ALLOWED_HOST_LIST', ['external']) },
+    log: { level: oneOf<LogLevel>('log', 'LEVEL', 'info') },
+  };
+  return { config: deepFreeze(config), warnings };
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object') {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}

@@ -1,0 +1,42 @@
+import type { Db } from './index.js';
+import { rowToUser } from './users.js';
+import type { User } from '../domain/user.js';
+
+export async function isFollowing(db: Db, userId: number, followId: number): Promise<boolean> {
+  return !!(await db.selectFrom('follow').select('id').where('user_id', '=', userId).where('follow_id', '=', followId).executeTakeFirst());
+}
+
+export async function insertFollow(db: Db, userId: number, followId: number, now: number): Promise<void> {
+  await db.insertInto('follow').values({ user_id: userId, follow_id: followId, created_unix: now }).execute();
+}
+
+export async function deleteFollow(db: Db, userId: number, followId: number): Promise<boolean> {
+  const r = await db.deleteFrom('follow').where('user_id', '=', userId).where('follow_id', '=', followId).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** Followers of `userId` (direction 'followers') or users `userId` follows ('following'), newest first. */
+export async function listFollowLinks(
+  db: Db,
+  userId: number,
+  direction: 'followers' | 'following',
+  visibleCodes: readonly number[] | null,
+  offset: number,
+  limit: number,
+): Promise<{ users: User[]; total: number }> {
+  const [mine, other] = direction === 'followers' ? (['follow.follow_id', 'follow.user_id'] as const) : (['follow.user_id', 'follow.follow_id'] as const);
+  let base = db.selectFrom('follow').innerJoin('user', 'user.id', other).where(mine, '=', userId);
+  if (visibleCodes) base = base.where('user.visibility', 'in', visibleCodes);
+  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await base.selectAll('user').orderBy('follow.id', 'desc').limit(limit).offset(offset).execute();
+  return { users: rows.map(rowToUser), total: Number(total.n) };
+}
+
+/** Recomputes the follower/following counters of the given users from the follow table. */
+export async function refreshFollowCounters(db: Db, userIds: readonly number[]): Promise<void> {
+  for (const id of userIds) {
+    const followers = await db.selectFrom('follow').select((eb) => eb.fn.countAll<number>().as('n')).where('follow_id', '=', id).executeTakeFirstOrThrow();
+    const following = await db.selectFrom('follow').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', id).executeTakeFirstOrThrow();
+    await db.updateTable('user').set({ num_followers: Number(followers.n), num_following: Number(following.n) }).where('id', '=', id).execute();
+  }
+}

@@ -1,0 +1,100 @@
+import { sql, type Kysely, type Migration, type MigrationProvider, type CreateTableBuilder } from 'kysely';
+import type { DialectName } from './index.js';
+
+/*
+ * Append-only and frozen: a released migration is never edited, only followed by a new one.
+ * They take Kysely<any> on purpose, so later changes to the table types cannot change what old migrations do.
+ */
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+function withId<T extends string>(dialect: DialectName, t: CreateTableBuilder<T, never>) {
+  return dialect === 'postgres'
+    ? t.addColumn('id', 'bigserial', (c) => c.primaryKey())
+    : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+}
+
+function migration0001(dialect: DialectName): Migration {
+  return {
+    async up(db: AnyDb) {
+      const int = (name: string, dflt = 0) => (t: CreateTableBuilder<string, never>) =>
+        t.addColumn(name, 'integer', (c) => c.notNull().defaultTo(dflt));
+      const text = (name: string) => (t: CreateTableBuilder<string, never>) =>
+        t.addColumn(name, 'text', (c) => c.notNull().defaultTo(''));
+      const time = (name: string) => (t: CreateTableBuilder<string, never>) =>
+        t.addColumn(name, 'bigint', (c) => c.notNull().defaultTo(0));
+
+      let user = withId(dialect, db.schema.createTable('user'))
+        .addColumn('lower_name', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull());
+      for (const col of ['full_name', 'email', 'passwd', 'passwd_hash_algo', 'salt', 'login_name', 'location', 'website', 'description', 'language', 'theme', 'diff_view_style'])
+        user = text(col)(user);
+      for (const col of ['keep_email_private', 'must_change_password', 'login_type', 'login_source', 'type', 'is_active', 'is_admin', 'is_restricted', 'prohibit_login', 'allow_git_hook', 'allow_import_local', 'allow_create_organization', 'visibility', 'hide_activity', 'num_followers', 'num_following', 'num_stars', 'num_repos'])
+        user = int(col)(user);
+      user = int('max_repo_creation', -1)(user);
+      for (const col of ['created_unix', 'updated_unix', 'last_login_unix']) user = time(col)(user);
+      await user.execute();
+      await db.schema.createIndex('user_type_idx').on('user').column('type').execute();
+
+      await withId(dialect, db.schema.createTable('email_address'))
+        .addColumn('uid', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('lower_email', 'text', (c) => c.notNull().unique())
+        .addColumn('is_activated', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('is_primary', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex('email_address_uid_idx').on('email_address').column('uid').execute();
+
+      await withId(dialect, db.schema.createTable('access_token'))
+        .addColumn('uid', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('token_last_eight', 'text', (c) => c.notNull())
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('created_unix', 'bigint', (c) => c.notNull())
+        .addColumn('updated_unix', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('access_token_uid_name_uq', ['uid', 'name'])
+        .execute();
+
+      await withId(dialect, db.schema.createTable('public_key'))
+        .addColumn('owner_id', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('fingerprint', 'text', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addColumn('key_type_name', 'text', (c) => c.notNull())
+        .addColumn('type', 'integer', (c) => c.notNull())
+        .addColumn('read_only', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_unix', 'bigint', (c) => c.notNull())
+        .addColumn('updated_unix', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('public_key_owner_idx').on('public_key').column('owner_id').execute();
+      await db.schema.createIndex('public_key_fingerprint_idx').on('public_key').column('fingerprint').execute();
+
+      await withId(dialect, db.schema.createTable('follow'))
+        .addColumn('user_id', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('follow_id', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('created_unix', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('follow_pair_uq', ['user_id', 'follow_id'])
+        .execute();
+      await db.schema.createIndex('follow_follow_idx').on('follow').column('follow_id').execute();
+
+      await withId(dialect, db.schema.createTable('user_redirect'))
+        .addColumn('lower_name', 'text', (c) => c.notNull().unique())
+        .addColumn('redirect_user_id', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .execute();
+      void sql;
+    },
+  };
+}
+
+/** Migrations in order; the names sort in application order. */
+export function migrationProvider(dialect: DialectName): MigrationProvider {
+  return {
+    async getMigrations() {
+      return { '0001_users_tokens_keys': migration0001(dialect) };
+    },
+  };
+}
+
+export const LATEST_MIGRATION = '0001_users_tokens_keys';

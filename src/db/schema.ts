@@ -1,0 +1,103 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types. Portable conventions: times are unix seconds (int8), booleans are 0/1 integers in both
+ * dialects (better-sqlite3 cannot bind JS booleans); the repository modules convert at the edge.
+ */
+export interface UserTable {
+  id: Generated<number>;
+  lower_name: string;
+  name: string;
+  full_name: string;
+  email: string;
+  keep_email_private: number;
+  passwd: string;
+  passwd_hash_algo: string;
+  salt: string;
+  must_change_password: number;
+  login_type: number;
+  login_source: number;
+  login_name: string;
+  /** 0 individual, 1 organization */
+  type: number;
+  location: string;
+  website: string;
+  description: string;
+  language: string;
+  theme: string;
+  diff_view_style: string;
+  is_active: number;
+  is_admin: number;
+  is_restricted: number;
+  prohibit_login: number;
+  allow_git_hook: number;
+  allow_import_local: number;
+  allow_create_organization: number;
+  max_repo_creation: number;
+  /** 0 public, 1 limited, 2 private */
+  visibility: number;
+  hide_activity: number;
+  num_followers: number;
+  num_following: number;
+  num_stars: number;
+  num_repos: number;
+  created_unix: number;
+  updated_unix: number;
+  last_login_unix: number;
+}
+
+export interface EmailAddressTable {
+  id: Generated<number>;
+  uid: number;
+  email: string;
+  lower_email: string;
+  is_activated: number;
+  is_primary: number;
+}
+
+export interface AccessTokenTable {
+  id: Generated<number>;
+  uid: number;
+  name: string;
+  token_hash: string;
+  token_last_eight: string;
+  scope: string;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface PublicKeyTable {
+  id: Generated<number>;
+  owner_id: number;
+  name: string;
+  fingerprint: string;
+  content: string;
+  key_type_name: string;
+  /** 1 user key, 2 deploy key */
+  type: number;
+  read_only: number;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface FollowTable {
+  id: Generated<number>;
+  user_id: number;
+  follow_id: number;
+  created_unix: number;
+}
+
+export interface UserRedirectTable {
+  id: Generated<number>;
+  lower_name: string;
+  redirect_user_id: number;
+}
+
+export interface Database {
+  user: UserTable;
+  email_address: EmailAddressTable;
+  access_token: AccessTokenTable;
+  public_key: PublicKeyTable;
+  follow: FollowTable;
+  user_redirect: UserRedirectTable;
+}

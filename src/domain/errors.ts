@@ -1,0 +1,45 @@
+/** What went wrong, independent of HTTP; http/errors.ts maps each kind to Gitea's status. */
+export type ErrorKind =
+  | 'moved' // 307: a renamed account; the HTTP layer builds Location from redirectName
+  | 'bad_request' // 400
+  | 'unauthorized' // 401
+  | 'forbidden' // 403
+  | 'not_found' // 404
+  | 'conflict' // 409
+  | 'payload_too_large' // 413
+  | 'unsupported_media_type' // 415
+  | 'validation' // 422
+  | 'locked' // 423
+  | 'failed_dependency' // 424
+  | 'too_many_requests' // 429
+  | 'unavailable' // 503
+  | 'internal'; // 500
+
+export interface AppErrorOptions {
+  /** Gitea's account gate and sudo answers carry only "message", no "url". */
+  readonly bare?: boolean;
+  /** Extra response headers, e.g. Retry-After. */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly cause?: unknown;
+  /** With kind 'moved': the account's current name. */
+  readonly redirectName?: string;
+}
+
+export class AppError extends Error {
+  readonly kind: ErrorKind;
+  readonly bare: boolean;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly redirectName: string | undefined;
+  constructor(kind: ErrorKind, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = kind;
+    this.bare = options.bare ?? false;
+    this.headers = options.headers ?? {};
+    this.redirectName = options.redirectName;
+  }
+}
+
+export const notFound = (message = "The target couldn't be found."): AppError => new AppError('not_found', message);
+export const forbidden = (message: string): AppError => new AppError('forbidden', message);
+export const validation = (message: string): AppError => new AppError('validation', message);
+export const badRequest = (message: string): AppError => new AppError('bad_request', message);

@@ -1,0 +1,29 @@
+import type { Handler, OperationId } from './kit.js';
+import * as adminEmails from './admin/emails.js';
+import * as adminUsers from './admin/users.js';
+import * as templates from './miscellaneous/templates.js';
+import * as version from './miscellaneous/version.js';
+import * as settings from './settings/settings.js';
+import * as current from './user/current.js';
+import * as emails from './user/emails.js';
+import * as follow from './user/follow.js';
+import * as keys from './user/keys.js';
+import * as userSettings from './user/settings.js';
+import * as tokens from './user/tokens.js';
+import * as users from './user/users.js';
+
+/** Every operation's handler, by operationId; the type makes a missing or misnamed handler a compile error. */
+export const handlers: { readonly [O in OperationId]: Handler<O> } = {
+  ...adminEmails,
+  ...adminUsers,
+  ...templates,
+  ...version,
+  ...settings,
+  ...current,
+  ...emails,
+  ...follow,
+  ...keys,
+  ...userSettings,
+  ...tokens,
+  ...users,
+};

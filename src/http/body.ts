@@ -1,0 +1,42 @@
+import type { IncomingMessage } from 'node:http';
+import { AppError } from '../domain/errors.js';
+import type { OperationValidator } from './validate.js';
+
+/**
+ * Reads and decodes a request body within `limit` bytes (413 beyond it). JSON and urlencoded forms are
+ * accepted like Gitea; text/plain only where the operation declares it. An empty body counts as {}.
+ */
+export async function readBody(req: IncomingMessage, op: OperationValidator, limit: number): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > limit) {
+    req.resume();
+    throw new AppError('payload_too_large', `request body is larger than ${limit} bytes`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      req.resume();
+      throw new AppError('payload_too_large', `request body is larger than ${limit} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  const raw = Buffer.concat(chunks).toString('utf8');
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (op.bodyMediaTypes.includes('text/plain') && (type === 'text/plain' || (type === '' && !op.bodyMediaTypes.includes('application/json')))) {
+    return raw;
+  }
+  if (raw.trim() === '') return op.bodyMediaTypes.includes('application/json') ? {} : '';
+  if (type === 'application/x-www-form-urlencoded') {
+    return Object.fromEntries(new URLSearchParams(raw));
+  }
+  if (type !== '' && !type.includes('json') && type !== 'text/plain') {
+    throw new AppError('validation', `Unsupported Content-Type: ${type}`);
+  }
+  try {
+    return JSON.parse(raw);
+  } catch (e) {
+    throw new AppError('validation', `invalid JSON body: ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,87 @@
+import express from 'express';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import swaggerUiDist from 'swagger-ui-dist';
+import type { Config } from '../config/index.js';
+import type { Logger } from '../log.js';
+import type { createApiHandler } from './api.js';
+
+export interface HttpDeps {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly api: ReturnType<typeof createApiHandler>;
+  /** Our Swagger 2.0 description, served as /swagger.v1.json. */
+  readonly swaggerJson: string;
+  /** Resolves when the database answers. */
+  readonly ping: () => Promise<void>;
+}
+
+const swaggerPage = (specUrl: string) => `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Anvil API</title>
+<link rel="stylesheet" href="swagger/assets/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="swagger/assets/swagger-ui-bundle.js"></script>
+<script src="swagger/assets/init.js" data-spec="${specUrl}"></script>
+</body></html>`;
+const swaggerInit = `window.ui = SwaggerUIBundle({ url: document.currentScript.dataset.spec, dom_id: '#swagger-ui', deepLinking: true });`;
+
+/**
+ * The express app: one mount for the API (routing happens in our own table, so express does no per-route
+ * work), plus health, the description and its browsable page.
+ */
+export function createHttpApp(deps: HttpDeps): express.Express {
+  const { config, api } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', false);
+
+  app.use('/api/v1', (req, res) => {
+    api(req, res, req.originalUrl, req.url).catch((e: unknown) => {
+      deps.log.error('unhandled API failure', { err: e instanceof Error ? e.stack : String(e) });
+      if (!res.headersSent) res.status(500).json({ message: '', url: `${config.server.rootUrl}api/swagger` });
+    });
+  });
+
+  app.get('/api/healthz', async (_req, res) => {
+    const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    let database: { status: string; time: string; output?: string } = { status: 'pass', time };
+    try {
+      await deps.ping();
+    } catch (e) {
+      database = { status: 'fail', time, output: (e as Error).message };
+    }
+    const ok = database.status === 'pass';
+    res
+      .status(ok ? 200 : 424)
+      .type('application/json')
+      .send(JSON.stringify({ status: ok ? 'pass' : 'fail', description: 'Anvil', checks: { 'database:ping': [database] } }, null, 2));
+  });
+
+  app.get('/swagger.v1.json', (_req, res) => {
+    res.type('application/json').send(deps.swaggerJson);
+  });
+  const assets = swaggerUiDist.getAbsoluteFSPath();
+  const assetFiles: Record<string, { type: string; body: Buffer | string }> = {
+    'swagger-ui.css': { type: 'text/css', body: readFileSync(join(assets, 'swagger-ui.css')) },
+    'swagger-ui-bundle.js': { type: 'application/javascript', body: readFileSync(join(assets, 'swagger-ui-bundle.js')) },
+    'init.js': { type: 'application/javascript', body: swaggerInit },
+  };
+  app.get('/api/swagger', (_req, res) => {
+    res.type('text/html').send(swaggerPage(`${config.server.rootUrl}swagger.v1.json`));
+  });
+  app.get('/api/swagger/assets/:file', (req, res) => {
+    const f = assetFiles[req.params.file];
+    if (!f) {
+      res.status(404).json({ message: 'not found', url: `${config.server.rootUrl}api/swagger` });
+      return;
+    }
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.type(f.type).send(f.body);
+  });
+
+  app.use((req, res) => {
+    res.status(404).json({ message: 'not found', url: `${config.server.rootUrl}api/swagger` });
+  });
+  return app;
+}

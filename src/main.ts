@@ -1,0 +1,2 @@
+// Process entry for `npm start` (`node dist/src/main.js web`): the CLI owns argv and the environment.
+import './cli/bin.js';

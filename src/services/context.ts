@@ -1,0 +1,15 @@
+import type { Config } from '../config/index.js';
+import type { Db, DialectName } from '../db/index.js';
+import type { Logger } from '../log.js';
+
+/** What every service factory receives from app.ts. */
+export interface ServiceDeps {
+  readonly db: Db;
+  readonly dialect: DialectName;
+  readonly config: Config;
+  readonly log: Logger;
+  /** Milliseconds since the epoch; tests may pass a fixed clock. */
+  readonly clock: () => number;
+}
+
+export const unixNow = (deps: ServiceDeps): number => Math.floor(deps.clock() / 1000);

@@ -1,0 +1,27 @@
+import { createAuthService } from './auth.js';
+import type { ServiceDeps } from './context.js';
+import { createEmailService } from './emails.js';
+import { createFollowService } from './follows.js';
+import { createKeyService } from './keys.js';
+import { createSettingsService } from './settings.js';
+import { createTemplateService } from './templates.js';
+import { createTokenService } from './tokens.js';
+import { createUserService } from './users.js';
+
+export type { ServiceDeps } from './context.js';
+
+export function createServices(deps: ServiceDeps) {
+  return {
+    config: deps.config,
+    auth: createAuthService(deps),
+    users: createUserService(deps),
+    tokens: createTokenService(deps),
+    keys: createKeyService(deps),
+    emails: createEmailService(deps),
+    follows: createFollowService(deps),
+    settings: createSettingsService(deps.config),
+    templates: createTemplateService(),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,1 @@
+process.env.ANVIL_TEST_DB = 'postgres';
