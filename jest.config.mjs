@@ -10,11 +10,12 @@ const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|mj|j)s$': swc },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testTimeout: 30000,
 };
 /** @type {import('jest').Config} */
 export default {
   globalSetup: './test/setup/global-setup.mjs',
+  // testTimeout is a global option: inside `projects` jest ignores it and falls back to 5 s.
+  testTimeout: 30000,
   reporters: ['default', 'summary'],
   projects: [
     {

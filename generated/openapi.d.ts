@@ -335,7 +335,10 @@ export interface paths {
          * @description Answers with the user's full list of addresses after the change.
          */
         post: operations["userAddEmail"];
-        /** Remove e-mail addresses from the signed-in user's account. */
+        /**
+         * Remove e-mail addresses from the signed-in user's account.
+         * @description The primary address cannot be removed (400); an address the user does not have is 404.
+         */
         delete: operations["userDeleteEmail"];
         options?: never;
         head?: never;
@@ -691,7 +694,7 @@ export interface components {
             /** @description Addresses to remove. */
             emails?: string[];
         };
-        /** @description Input for changing a user account as an administrator. Omitted fields keep their value. */
+        /** @description Input for changing a user account as an administrator. Omitted fields keep their value. login_name is required and may not be empty; an omitted source_id means 0 (a local account), as in Gitea. */
         EditUserOption: {
             active?: boolean;
             admin?: boolean;
@@ -722,7 +725,7 @@ export interface components {
              * Format: int64
              * @description Authentication source of the account; 0 for a local account.
              */
-            source_id: number;
+            source_id?: number;
             /** @description One of public, limited or private. */
             visibility?: string;
             website?: string;
@@ -1144,6 +1147,18 @@ export interface components {
                 "text/html": components["schemas"]["PublicKey"][];
             };
         };
+        /** @description The account was renamed: Location holds the same request under the new name (a path under ROOT_URL, query kept). Answered until another account takes the old name. */
+        redirect: {
+            headers: {
+                /** @description The request path with the new account name. */
+                Location?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["APIError"];
+                "text/html": components["schemas"]["APIError"];
+            };
+        };
         /** @description The server version. */
         ServerVersion: {
             headers: {
@@ -1410,6 +1425,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["GitignoreTemplateList"];
+            403: components["responses"]["forbidden"];
         };
     };
     getGitignoreTemplateInfo: {
@@ -1425,6 +1441,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["GitignoreTemplateInfo"];
+            403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
         };
     };
@@ -1438,6 +1455,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["LabelTemplateList"];
+            403: components["responses"]["forbidden"];
         };
     };
     getLabelTemplateInfo: {
@@ -1453,6 +1471,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["LabelTemplateInfo"];
+            403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
         };
     };
@@ -1466,6 +1485,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["LicenseTemplateList"];
+            403: components["responses"]["forbidden"];
         };
     };
     getLicenseTemplateInfo: {
@@ -1481,6 +1501,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["LicenseTemplateInfo"];
+            403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
         };
     };
@@ -1494,6 +1515,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["GeneralAPISettings"];
+            403: components["responses"]["forbidden"];
         };
     };
     getGeneralAttachmentSettings: {
@@ -1506,6 +1528,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["GeneralAttachmentSettings"];
+            403: components["responses"]["forbidden"];
         };
     };
     getGeneralRepositorySettings: {
@@ -1518,6 +1541,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["GeneralRepoSettings"];
+            403: components["responses"]["forbidden"];
         };
     };
     getGeneralUISettings: {
@@ -1530,6 +1554,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["GeneralUISettings"];
+            403: components["responses"]["forbidden"];
         };
     };
     userGetCurrent: {
@@ -1595,6 +1620,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["empty"];
+            400: components["responses"]["error"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -1652,6 +1678,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            307: components["responses"]["redirect"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -1670,6 +1697,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            307: components["responses"]["redirect"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -1688,6 +1716,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            307: components["responses"]["redirect"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -1812,6 +1841,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["User"];
+            307: components["responses"]["redirect"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -1835,6 +1865,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["UserList"];
+            307: components["responses"]["redirect"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -1858,6 +1889,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["UserList"];
+            307: components["responses"]["redirect"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -1878,6 +1910,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["empty"];
+            307: components["responses"]["redirect"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -1903,6 +1936,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["PublicKeyList"];
+            307: components["responses"]["redirect"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -2020,6 +2054,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["ServerVersion"];
+            403: components["responses"]["forbidden"];
         };
     };
 }

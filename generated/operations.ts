@@ -485,7 +485,8 @@ export const operations: readonly OperationEntry[] = [
     "queryNames": [],
     "hasBody": false,
     "successStatuses": [
-      204
+      204,
+      307
     ]
   },
   {
@@ -521,7 +522,8 @@ export const operations: readonly OperationEntry[] = [
     "queryNames": [],
     "hasBody": false,
     "successStatuses": [
-      204
+      204,
+      307
     ]
   },
   {
@@ -539,7 +541,8 @@ export const operations: readonly OperationEntry[] = [
     "queryNames": [],
     "hasBody": false,
     "successStatuses": [
-      204
+      204,
+      307
     ]
   },
   {
@@ -675,7 +678,8 @@ export const operations: readonly OperationEntry[] = [
     "queryNames": [],
     "hasBody": false,
     "successStatuses": [
-      204
+      204,
+      307
     ]
   },
   {
@@ -729,7 +733,8 @@ export const operations: readonly OperationEntry[] = [
     "queryNames": [],
     "hasBody": false,
     "successStatuses": [
-      200
+      200,
+      307
     ]
   },
   {
@@ -807,7 +812,8 @@ export const operations: readonly OperationEntry[] = [
     ],
     "hasBody": false,
     "successStatuses": [
-      200
+      200,
+      307
     ]
   },
   {
@@ -828,7 +834,8 @@ export const operations: readonly OperationEntry[] = [
     ],
     "hasBody": false,
     "successStatuses": [
-      200
+      200,
+      307
     ]
   },
   {
@@ -850,7 +857,8 @@ export const operations: readonly OperationEntry[] = [
     ],
     "hasBody": false,
     "successStatuses": [
-      200
+      200,
+      307
     ]
   },
   {

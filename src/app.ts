@@ -33,18 +33,34 @@ export interface AppOptions {
 
 const swaggerText = JSON.stringify(swagger, null, 2);
 
-/** Compiles one validator per operation, once. */
-export function compileValidators(): Map<OperationId, OperationValidator> {
+export interface Validators {
+  /** The operation's validator, compiled on its first request and kept (start-up stays flat in the operation count). */
+  get(id: OperationId): OperationValidator;
+  /** Compiles every operation now (contract tests: a bad schema fails early). */
+  compileAll(): void;
+}
+
+export function compileValidators(): Validators {
   const factory = new ValidatorFactory(openapi as never);
-  const out = new Map<OperationId, OperationValidator>();
-  for (const entry of operations) out.set(entry.operationId, factory.compile(entry.method, entry.path));
-  return out;
+  const byId = new Map(operations.map((e) => [e.operationId, e]));
+  const cache = new Map<OperationId, OperationValidator>();
+  const get = (id: OperationId): OperationValidator => {
+    let v = cache.get(id);
+    if (!v) {
+      const entry = byId.get(id);
+      if (!entry) throw new Error(`unknown operation ${id}`);
+      v = factory.compile(entry.method, entry.path);
+      cache.set(id, v);
+    }
+    return v;
+  };
+  return { get, compileAll: () => operations.forEach((e) => get(e.operationId)) };
 }
 
 /** The composition root: configuration in, a ready (migrated) server out. */
 export async function createApp(opts: AppOptions): Promise<App> {
   const { config, log } = opts;
-  const database = openDatabase(config.database);
+  const database = await openDatabase(config.database);
   try {
     const applied = await database.migrate();
     if (applied.length) log.info('database migrated', { applied });
@@ -70,7 +86,13 @@ export async function createApp(opts: AppOptions): Promise<App> {
     },
     async close() {
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // A keep-alive connection busy at close time turns idle once its response is sent; left alone it would
+        // hold the server (and a SIGTERMed process) open for keepAliveTimeout, so sweep idle ones until done.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
         server.closeIdleConnections();
       });
       await database.close();

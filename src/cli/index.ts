@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { existsSync, mkdirSync, accessSync, constants } from 'node:fs';
+import { existsSync, mkdirSync, accessSync, statSync, constants } from 'node:fs';
 import { createApp } from '../app.js';
 import { loadConfig, ConfigError, type Config } from '../config/index.js';
 import { openDatabase, EXPECTED_SCHEMA_VERSION } from '../db/index.js';
@@ -80,14 +80,22 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (!['true', 'false'].includes(String(opts.mustChangePassword).toLowerCase())) {
         throw new CliFailure(`--must-change-password must be true or false, got "${String(opts.mustChangePassword)}"`);
       }
-      await withServices(load(opts.config, io), async (services) => {
-        const u = await services.users.createUser({
-          username: opts.username,
-          password: opts.password,
-          email: opts.email,
-          admin: opts.admin,
-          mustChangePassword: mcp,
-        });
+      await withServices(load(opts.config, io), async (services, cfg) => {
+        const u = await services.users
+          .createUser({
+            username: opts.username,
+            password: opts.password,
+            email: opts.email,
+            admin: opts.admin,
+            mustChangePassword: mcp,
+          })
+          .catch((e: unknown) => {
+            // The API keeps Gitea's terse 'PasswordIsRequired' (clients match on it); an operator deserves the rule.
+            if (e instanceof AppError && e.message === 'PasswordIsRequired') {
+              throw new CliFailure(`password is too short: at least ${cfg.security.minPasswordLength} characters are required ([security] MIN_PASSWORD_LENGTH)`);
+            }
+            throw e;
+          });
         io.out(`New user '${u.name}' has been successfully created!`);
       });
     });
@@ -101,7 +109,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--raw', 'print only the token', false)
     .action(async (opts: { config?: string; username: string; tokenName: string; scopes: string; raw: boolean }) => {
       await withServices(load(opts.config, io), async (services, cfg) => {
-        const db = openDatabase(cfg.database);
+        const db = await openDatabase(cfg.database);
         const owner = await getUserByName(db.db, opts.username).finally(() => db.close());
         if (!owner) throw new CliFailure(`user does not exist [name: ${opts.username}]`);
         const t = await services.tokens.create(owner, opts.tokenName, opts.scopes.split(','));
@@ -117,8 +125,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const problems: string[] = [];
       const cfg = load(opts.config, io);
       io.out(`configuration: ok (database ${cfg.database.type}, repositories in ${cfg.repository.root})`);
-      const db = openDatabase(cfg.database);
+      // Opening can itself fail (an SQLite PATH that is a directory): that is a problem to report, not a crash.
+      let db: Awaited<ReturnType<typeof openDatabase>> | undefined;
       try {
+        db = await openDatabase(cfg.database);
         await db.ping();
         const applied = await db.migrate();
         const version = await db.schemaVersion();
@@ -127,10 +137,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       } catch (e) {
         problems.push(`database: ${(e as Error).message}`);
       } finally {
-        await db.close().catch(() => {});
+        await db?.close().catch(() => {});
       }
       try {
         if (!existsSync(cfg.repository.root)) mkdirSync(cfg.repository.root, { recursive: true });
+        if (!statSync(cfg.repository.root).isDirectory()) throw new Error('not a directory');
         accessSync(cfg.repository.root, constants.W_OK);
         io.out(`repository root: ok (${cfg.repository.root})`);
       } catch (e) {
@@ -159,7 +170,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 class CliFailure extends Error {}
 
 async function withServices<T>(config: Config, fn: (s: ReturnType<typeof createServices>, cfg: Config) => Promise<T>): Promise<T> {
-  const db = openDatabase(config.database);
+  const db = await openDatabase(config.database);
   try {
     await db.migrate();
     const log = createLogger('warn', () => {});

@@ -15,18 +15,39 @@ export async function deleteFollow(db: Db, userId: number, followId: number): Pr
   return Number(r.numDeletedRows) > 0;
 }
 
+/**
+ * Which accounts a list may show (Gitea's isUserVisibleToViewerCond): those with a visibility code in `codes`,
+ * plus, when `viewerId` is set, the viewer themself and the users who follow the viewer.
+ */
+export interface FollowListVisibility {
+  readonly codes: readonly number[];
+  readonly viewerId?: number;
+}
+
 /** Followers of `userId` (direction 'followers') or users `userId` follows ('following'), newest first. */
 export async function listFollowLinks(
   db: Db,
   userId: number,
   direction: 'followers' | 'following',
-  visibleCodes: readonly number[] | null,
+  visible: FollowListVisibility | null,
   offset: number,
   limit: number,
 ): Promise<{ users: User[]; total: number }> {
   const [mine, other] = direction === 'followers' ? (['follow.follow_id', 'follow.user_id'] as const) : (['follow.user_id', 'follow.follow_id'] as const);
   let base = db.selectFrom('follow').innerJoin('user', 'user.id', other).where(mine, '=', userId);
-  if (visibleCodes) base = base.where('user.visibility', 'in', visibleCodes);
+  if (visible) {
+    const viewerId = visible.viewerId;
+    base = base.where((eb) =>
+      viewerId === undefined
+        ? eb('user.visibility', 'in', visible.codes)
+        : eb.or([
+            eb('user.visibility', 'in', visible.codes),
+            eb('user.id', '=', viewerId),
+            // Users who follow the viewer are visible to them whatever their visibility.
+            eb('user.id', 'in', eb.selectFrom('follow as f2').select('f2.user_id').where('f2.follow_id', '=', viewerId)),
+          ]),
+    );
+  }
   const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await base.selectAll('user').orderBy('follow.id', 'desc').limit(limit).offset(offset).execute();
   return { users: rows.map(rowToUser), total: Number(total.n) };

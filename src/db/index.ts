@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, CompiledQuery } from 'kysely';
 import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
+import type pgTypes from 'pg';
 import type { Config } from '../config/index.js';
 import type { Database } from './schema.js';
 import { migrationProvider, LATEST_MIGRATION } from './migrations.js';
@@ -31,11 +31,13 @@ export function postgresUrl(cfg: Config['database']): string {
   return `postgres://${auth}@${host}:${port}/${encodeURIComponent(cfg.name)}${ssl}`;
 }
 
-export function openDatabase(cfg: Config['database']): DatabaseHandle {
+/** Opens (and for SQLite creates) the database; the pg driver is loaded only when PostgreSQL is configured. */
+export async function openDatabase(cfg: Config['database']): Promise<DatabaseHandle> {
   let db: Db;
   let dialect: DialectName;
   if (cfg.type === 'postgres') {
     dialect = 'postgres';
+    const pg = (await import('pg')).default as typeof pgTypes;
     const pool = new pg.Pool({
       connectionString: postgresUrl(cfg),
       max: 10,
@@ -43,7 +45,7 @@ export function openDatabase(cfg: Config['database']): DatabaseHandle {
       types: {
         getTypeParser: (oid: number, format?: 'text' | 'binary') =>
           oid === 20 || oid === 1700 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format),
-      } as pg.CustomTypesConfig,
+      } as pgTypes.CustomTypesConfig,
     });
     // A dropped idle connection must not crash the process.
     pool.on('error', () => {});
@@ -56,7 +58,7 @@ export function openDatabase(cfg: Config['database']): DatabaseHandle {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
   const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
   return {
@@ -77,6 +79,31 @@ export function openDatabase(cfg: Config['database']): DatabaseHandle {
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Kysely prepares every query again; preparing is most of a point read's cost in SQLite. Our queries are
+ * few distinct texts, so prepared statements are kept by SQL text (bounded). Kysely runs one query at a time
+ * on this connection, so a statement is never used by two queries at once.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database, max = 500): SqliteDatabase.Database {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  const prepare = (sqlText: string) => {
+    let st = cache.get(sqlText);
+    if (!st) {
+      st = sqlite.prepare(sqlText);
+      if (cache.size >= max) cache.delete(cache.keys().next().value!);
+      cache.set(sqlText, st);
+    }
+    return st;
+  };
+  return new Proxy(sqlite, {
+    get(target, prop, receiver) {
+      if (prop === 'prepare') return prepare;
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
 }
 
 /** A unique index refused the write (both dialects). */

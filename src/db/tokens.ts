@@ -78,12 +78,19 @@ export async function tokenNameExists(db: Db, uid: number, name: string): Promis
   return !!r;
 }
 
-/** Tokens of `uid` whose id or name equals `idOrName` (Gitea accepts either in the path). */
+/**
+ * Tokens of `uid` matching `idOrName` (Gitea accepts either in the path): a numeric value is an id first,
+ * so a token whose name is another token's id does not make the request ambiguous; otherwise by name.
+ */
 export async function findTokensByIdOrName(db: Db, uid: number, idOrName: string): Promise<number[]> {
-  let q = db.selectFrom('access_token').select('id').where('uid', '=', uid);
-  const asId = /^\d+$/.test(idOrName) ? Number(idOrName) : undefined;
-  q = asId !== undefined ? q.where((eb) => eb.or([eb('id', '=', asId), eb('name', '=', idOrName)])) : q.where('name', '=', idOrName);
-  return (await q.execute()).map((r) => r.id);
+  const base = db.selectFrom('access_token').select('id').where('uid', '=', uid);
+  // Only ids that fit the column are looked up (PostgreSQL refuses larger bigint literals).
+  const asId = /^\d{1,15}$/.test(idOrName) ? Number(idOrName) : undefined;
+  if (asId !== undefined) {
+    const byId = await base.where('id', '=', asId).executeTakeFirst();
+    if (byId) return [byId.id];
+  }
+  return (await base.where('name', '=', idOrName).execute()).map((r) => r.id);
 }
 
 export async function deleteToken(db: Db, id: number): Promise<void> {

@@ -21,7 +21,7 @@ export interface ApiDeps {
   readonly log: Logger;
   readonly services: Services;
   readonly router: Router;
-  readonly validators: ReadonlyMap<OperationId, OperationValidator>;
+  readonly validators: { get(id: OperationId): OperationValidator };
   readonly handlers: { readonly [O in OperationId]: Handler<O> };
 }
 
@@ -93,8 +93,9 @@ function guard(entry: OperationEntry, actor: Actor, method: string, config: Conf
   if (!entry.public && !user) throw new AppError('unauthorized', 'token is required');
   if (entry.basicAuthOnly && !actor.viaBasic) throw new AppError('unauthorized', 'auth required');
   if (entry.tag === 'admin' && !user?.isAdmin) throw new AppError('forbidden', 'user should be the site admin');
-  // A public-only token acting as a non-public user on /user routes (Gitea 1.22.3+ checkTokenPublicOnly).
-  if (actor.scopes?.publicOnly && user && entry.scopes.includes('user') && entry.path.startsWith('/user/') && user.visibility !== 'public') {
+  // A public-only token acting as a non-public user on /user and /user/... routes (Gitea 1.22.3+ checkTokenPublicOnly).
+  const ownUserRoute = entry.path === '/user' || entry.path.startsWith('/user/');
+  if (actor.scopes?.publicOnly && user && entry.scopes.includes('user') && ownUserRoute && user.visibility !== 'public') {
     throw new AppError('forbidden', 'token scope is limited to public users');
   }
 }
@@ -174,7 +175,8 @@ export function createApiHandler(deps: ApiDeps) {
     res.writeHead(status, headers);
     res.end(method === 'HEAD' ? undefined : payload);
     if (log.enabled('info')) {
-      log.info('request', { requestId, method, path: pathname, operationId, status, durationMs: Math.round((performance.now() - started) * 1000) / 1000 });
+      // The full path (mount included), never the query: ?token= carries credentials.
+      log.info('request', { requestId, method, path: originalUrl.split('?', 1)[0], operationId, status, durationMs: Math.round((performance.now() - started) * 1000) / 1000 });
     }
   };
 }

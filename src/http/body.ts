@@ -7,18 +7,23 @@ import type { OperationValidator } from './validate.js';
  * accepted like Gitea; text/plain only where the operation declares it. An empty body counts as {}.
  */
 export async function readBody(req: IncomingMessage, op: OperationValidator, limit: number): Promise<unknown> {
+  // 413 closes the connection (as Go's MaxBytesReader does for Gitea): the rest of the body is discarded
+  // rather than read, and the socket is not left half-read for the next request.
+  const tooLarge = () => new AppError('payload_too_large', `request body is larger than ${limit} bytes`, { headers: { Connection: 'close' } });
   const declared = Number(req.headers['content-length'] ?? '0');
   if (declared > limit) {
     req.resume();
-    throw new AppError('payload_too_large', `request body is larger than ${limit} bytes`);
+    throw tooLarge();
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
+  // destroyOnReturn: false — leaving the loop early must not destroy the request (and with it the socket)
+  // before the 413 is written.
+  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > limit) {
       req.resume();
-      throw new AppError('payload_too_large', `request body is larger than ${limit} bytes`);
+      throw tooLarge();
     }
     chunks.push(chunk);
   }

@@ -1,6 +1,7 @@
 /**
  * Gitea's Link header: next, last, first, prev (only those that apply), each the request URL under ROOT_URL
- * with `page` replaced, joined by ','. Omitted when everything fits on one page.
+ * with `page` replaced, joined by ','. Omitted when everything fits on one page. The query is re-encoded with
+ * its keys sorted, as Go's url.Values.Encode does in Gitea.
  */
 export function linkHeader(rootUrl: string, requestUrl: string, page: number, limit: number, total: number): string | undefined {
   const last = Math.max(1, Math.ceil(total / limit));
@@ -9,6 +10,7 @@ export function linkHeader(rootUrl: string, requestUrl: string, page: number, li
   const at = (p: number) => {
     const u = new URL(base);
     u.searchParams.set('page', String(p));
+    u.searchParams.sort();
     return u.toString();
   };
   const links: string[] = [];

@@ -68,7 +68,11 @@ export function createAuthService(deps: ServiceDeps) {
     }
     if (user.prohibitLogin) throw new AppError('unauthorized', `user is not allowed login [uid: ${user.id}, name: ${user.name}]`);
     const nowUnix = Math.floor(now / 1000);
-    if (nowUnix - user.lastLoginUnix >= 60) await updateUser(deps.db, user.id, { lastLoginUnix: nowUnix });
+    if (nowUnix - user.lastLoginUnix >= 60) {
+      await updateUser(deps.db, user.id, { lastLoginUnix: nowUnix });
+      // This very request already answers with the new login time (GET /user right after a sign-in).
+      return { user: { ...user, lastLoginUnix: nowUnix }, method: 'basic', viaBasic: true, scopes: null };
+    }
     return { user, method: 'basic', viaBasic: true, scopes: null };
   }
 

@@ -1,4 +1,4 @@
-import { canSeeUser, type User } from '../domain/user.js';
+import type { User } from '../domain/user.js';
 import { isUniqueViolation } from '../db/index.js';
 import * as followsDb from '../db/follows.js';
 import { unixNow, type ServiceDeps } from './context.js';
@@ -31,10 +31,11 @@ export function createFollowService(deps: ServiceDeps) {
 
   /** The other side of `user`'s follow links that `viewer` may see. */
   async function list(user: User, direction: 'followers' | 'following', viewer: User | null, paging: Paging) {
-    // Visibility filtering in SQL keeps totals and pages right; admins see everyone.
-    const codes = viewer?.isAdmin ? null : viewer && !viewer.isRestricted ? [0, 1] : [0];
-    const res = await followsDb.listFollowLinks(db, user.id, direction, codes, paging.offset, paging.limit);
-    return { users: res.users.filter((u) => canSeeUser(u, viewer)), total: res.total };
+    // Gitea's isUserVisibleToViewerCond, in SQL so that totals and pages agree: admins see everyone; anonymous
+    // and restricted viewers public users only; others every non-private user, themselves and their own
+    // followers. (Gitea also shows members of the viewer's organizations; there are none yet.)
+    const visible = viewer?.isAdmin ? null : viewer && !viewer.isRestricted ? { codes: [0, 1], viewerId: viewer.id } : { codes: [0] };
+    return followsDb.listFollowLinks(db, user.id, direction, visible, paging.offset, paging.limit);
   }
 
   return { follow, unfollow, isFollowing, list };

@@ -36,7 +36,10 @@ export function createTokenService(deps: ServiceDeps) {
       throw e;
     }
     if (scope.granted.size === 0) throw new AppError('bad_request', 'access token must have a scope');
-    if (scope.granted.has('admin') && !owner.isAdmin) {
+    // Only an explicit admin scope is refused to non-admins: "all" stays usable by everyone (as in Gitea; the
+    // admin routes still answer 403 for them).
+    const explicitAdmin = (scopes ?? []).some((item) => item.split(',').some((i) => /^(read|write):admin$/.test(i.trim())));
+    if (explicitAdmin && !owner.isAdmin) {
       throw new AppError('bad_request', 'invalid access token scope provided: admin scopes are only for site administrators');
     }
     if (await tokensDb.tokenNameExists(db, owner.id, trimmed)) throw new AppError('bad_request', 'access token name has been used already');

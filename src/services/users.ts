@@ -4,6 +4,7 @@ import { canSeeUser, type Actor, type User, type Visibility } from '../domain/us
 import { isUniqueViolation } from '../db/index.js';
 import * as usersDb from '../db/users.js';
 import * as emailsDb from '../db/emails.js';
+import * as followsDb from '../db/follows.js';
 import { hashPassword } from './passwords.js';
 import { unixNow, type ServiceDeps } from './context.js';
 import type { Paging } from './paging.js';
@@ -74,6 +75,12 @@ export function createUserService(deps: ServiceDeps) {
     return { passwd: h.passwd, salt: h.salt, passwdHashAlgo: h.algo };
   }
 
+  /** Gitea's IsUserVisibleToViewer: a private user who follows a (non-restricted) viewer is visible to them. */
+  async function followsViewer(user: User, viewer: User | null): Promise<boolean> {
+    if (!viewer || viewer.isRestricted || user.visibility !== 'private' || user.isOrganization) return false;
+    return followsDb.isFollowing(db, user.id, viewer.id);
+  }
+
   /** Looks up an account by name for `viewer`; invisible accounts are 404, renamed ones redirect (307). */
   async function resolveVisible(name: string, actor: Actor, opts: { allowOrg?: boolean } = {}): Promise<User> {
     const user = await usersDb.getUserByName(db, name);
@@ -86,7 +93,7 @@ export function createUserService(deps: ServiceDeps) {
       throw notFound();
     }
     if (user.isOrganization && !opts.allowOrg) throw notFound();
-    if (!canSeeUser(user, actor.user)) throw notFound();
+    if (!canSeeUser(user, actor.user) && !(await followsViewer(user, actor.user))) throw notFound();
     if (actor.scopes?.publicOnly && user.visibility !== 'public' && !user.isOrganization) {
       throw new AppError('forbidden', 'token scope is limited to public users');
     }
@@ -166,6 +173,8 @@ export function createUserService(deps: ServiceDeps) {
   }
 
   async function editUser(target: User, doer: User, input: EditUserInput): Promise<User> {
+    // Gitea binds login_name with "Required", which also refuses an empty or blank value (checked first, as the binding does).
+    if (input.loginName.trim() === '') throw new AppError('validation', '[login_name]: Required');
     checkLength('FullName', input.fullName, 100);
     checkLength('Email', input.email, 254);
     checkLength('Website', input.website, 255);

@@ -1,6 +1,5 @@
-declare module 'swagger-ui-dist' {
+declare module 'swagger-ui-dist/absolute-path.js' {
   /** Directory holding swagger-ui's built assets. */
-  export function getAbsoluteFSPath(): string;
-  const dist: { getAbsoluteFSPath(): string };
-  export default dist;
+  const getAbsoluteFSPath: () => string;
+  export default getAbsoluteFSPath;
 }

@@ -42,7 +42,8 @@ export interface TestServer {
 let seq = 0;
 export const uniqueName = (prefix = 'u'): string => `${prefix}${Date.now().toString(36)}${(seq++).toString(36)}${randomBytes(2).toString('hex')}`;
 
-async function createPgDatabase(): Promise<{ name: string; drop: () => Promise<void> }> {
+/** A fresh PostgreSQL database on the test server (ANVIL_TEST_PG_URL); `drop()` removes it. */
+export async function createPgDatabase(): Promise<{ name: string; drop: () => Promise<void> }> {
   const admin = new pg.Client({ connectionString: process.env.ANVIL_TEST_PG_URL });
   await admin.connect();
   const name = `anvil_t_${randomBytes(6).toString('hex')}`;

@@ -24,7 +24,7 @@ export const adminEditUser: Handler<'adminEditUser'> = async (ctx) => {
   const target = await ctx.services.users.resolveAny(ctx.path.username);
   const user = await ctx.services.users.editUser(target, requireDoer(ctx), {
     loginName: b.login_name,
-    sourceId: b.source_id,
+    sourceId: b.source_id ?? 0,
     email: b.email,
     fullName: b.full_name,
     password: b.password,
