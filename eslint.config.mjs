@@ -28,7 +28,7 @@ export default tseslint.config(
   },
   {
     files: ['scripts/**/*.mjs', 'test/**/*.mjs', '*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly', setTimeout: 'readonly', performance: 'readonly', Buffer: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly', setTimeout: 'readonly', performance: 'readonly', Buffer: 'readonly', URLSearchParams: 'readonly' } },
   },
   layer(['src/handlers/**'], ['**/db/*', '**/git/*', 'express', 'kysely'], 'handlers call services and converters only'),
   layer(['src/services/**'], ['express', '**/http/*', '**/handlers/*', '**/generated/*'], 'services know nothing of HTTP or the generated description'),
