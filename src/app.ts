@@ -8,7 +8,7 @@ import { openDatabase, type DatabaseHandle } from './db/index.js';
 import { handlers } from './handlers/index.js';
 import { createApiHandler } from './http/api.js';
 import { buildRouter } from './http/router.js';
-import { createHttpApp } from './http/server.js';
+import { createRequestListener } from './http/server.js';
 import { ValidatorFactory, type OperationValidator } from './http/validate.js';
 import type { OperationId } from './handlers/kit.js';
 import type { Logger } from './log.js';
@@ -70,8 +70,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   }
   const services = createServices({ db: database.db, dialect: database.dialect, config, log, clock: opts.clock ?? Date.now });
   const api = createApiHandler({ config, log, services, router: buildRouter(operations), validators: compileValidators(), handlers });
-  const express = createHttpApp({ config, log, api, swaggerJson: swaggerText, ping: () => database.ping() });
-  const server = createServer(express);
+  const server = createServer(createRequestListener({ config, log, api, swaggerJson: swaggerText, ping: () => database.ping() }));
   server.keepAliveTimeout = 65_000;
   return {
     config,
