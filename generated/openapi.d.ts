@@ -1240,6 +1240,7 @@ export interface operations {
             200: components["responses"]["EmailList"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     adminSearchEmails: {
@@ -1261,6 +1262,7 @@ export interface operations {
             200: components["responses"]["EmailList"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     adminSearchUsers: {
@@ -1284,6 +1286,7 @@ export interface operations {
             200: components["responses"]["UserList"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     adminCreateUser: {
@@ -1303,6 +1306,7 @@ export interface operations {
             400: components["responses"]["error"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
         };
     };
@@ -1426,6 +1430,7 @@ export interface operations {
         responses: {
             200: components["responses"]["GitignoreTemplateList"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     getGitignoreTemplateInfo: {
@@ -1456,6 +1461,7 @@ export interface operations {
         responses: {
             200: components["responses"]["LabelTemplateList"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     getLabelTemplateInfo: {
@@ -1486,6 +1492,7 @@ export interface operations {
         responses: {
             200: components["responses"]["LicenseTemplateList"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     getLicenseTemplateInfo: {
@@ -1516,6 +1523,7 @@ export interface operations {
         responses: {
             200: components["responses"]["GeneralAPISettings"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     getGeneralAttachmentSettings: {
@@ -1529,6 +1537,7 @@ export interface operations {
         responses: {
             200: components["responses"]["GeneralAttachmentSettings"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     getGeneralRepositorySettings: {
@@ -1542,6 +1551,7 @@ export interface operations {
         responses: {
             200: components["responses"]["GeneralRepoSettings"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     getGeneralUISettings: {
@@ -1555,6 +1565,7 @@ export interface operations {
         responses: {
             200: components["responses"]["GeneralUISettings"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     userGetCurrent: {
@@ -1569,6 +1580,7 @@ export interface operations {
             200: components["responses"]["User"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     userListEmails: {
@@ -1583,6 +1595,7 @@ export interface operations {
             200: components["responses"]["EmailList"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     userAddEmail: {
@@ -1602,6 +1615,7 @@ export interface operations {
             201: components["responses"]["EmailList"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
         };
     };
@@ -1644,6 +1658,7 @@ export interface operations {
             200: components["responses"]["UserList"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     userCurrentListFollowing: {
@@ -1663,6 +1678,7 @@ export interface operations {
             200: components["responses"]["UserList"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     userCurrentCheckFollowing: {
@@ -1741,6 +1757,7 @@ export interface operations {
             200: components["responses"]["PublicKeyList"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     userCurrentPostKey: {
@@ -1755,6 +1772,7 @@ export interface operations {
             201: components["responses"]["PublicKey"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
         };
     };
@@ -1806,6 +1824,7 @@ export interface operations {
             200: components["responses"]["UserSettings"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     updateUserSettings: {
@@ -1825,6 +1844,7 @@ export interface operations {
             200: components["responses"]["UserSettings"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
         };
     };
@@ -2042,6 +2062,7 @@ export interface operations {
             };
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     getVersion: {
@@ -2055,6 +2076,7 @@ export interface operations {
         responses: {
             200: components["responses"]["ServerVersion"];
             403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
 }

@@ -61,6 +61,7 @@ export async function openDatabase(cfg: Config['database']): Promise<DatabaseHan
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
   const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+  let closing: Promise<void> | undefined;
   return {
     db,
     dialect,
@@ -77,7 +78,8 @@ export async function openDatabase(cfg: Config['database']): Promise<DatabaseHan
     async ping() {
       await db.executeQuery(CompiledQuery.raw('select 1'));
     },
-    close: () => db.destroy(),
+    // Idempotent: shutdown paths (SIGTERM, tests, CLI) may each close it.
+    close: () => (closing ??= db.destroy()),
   };
 }
 
