@@ -34,5 +34,5 @@ export default tseslint.config(
   layer(['src/services/**'], ['express', '**/http/*', '**/handlers/*', '**/generated/*'], 'services know nothing of HTTP or the generated description'),
   layer(['src/domain/**'], ['**/db/*', '**/services/*', '**/http/*', '**/handlers/*', '**/generated/*', 'express', 'kysely'], 'domain is plain types and rules'),
   layer(['src/db/**'], ['**/services/*', '**/http/*', '**/handlers/*', 'express'], 'the data layer sits below the services'),
-  layer(['src/convert/**'], ['**/db/index.js', '**/services/*', '**/http/*', 'express'], 'converters map domain objects to API shapes'),
+  layer(['src/convert/**'], ['**/db/*', '**/services/*', '**/http/*', 'express'], 'converters map domain objects to API shapes'),
 );

@@ -1,5 +1,5 @@
 import type { Complete, Schemas } from '../handlers/kit.js';
-import type { PublicKeyRecord } from '../db/keys.js';
+import type { PublicKeyRecord } from '../domain/records.js';
 import type { User } from '../domain/user.js';
 import type { Config } from '../config/index.js';
 import { isoTime } from './time.js';

@@ -1,6 +1,5 @@
 import type { Complete, Schemas } from '../handlers/kit.js';
-import type { EmailRecord, EmailSearchRow } from '../db/emails.js';
-import type { TokenRecord } from '../db/tokens.js';
+import type { EmailRecord, EmailSearchRow, TokenRecord } from '../domain/records.js';
 import type { User } from '../domain/user.js';
 
 export function toApiEmail(e: EmailRecord, owner: User): Complete<Schemas['Email']> {

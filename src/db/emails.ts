@@ -1,12 +1,7 @@
 import type { Db } from './index.js';
+import type { EmailRecord, EmailSearchRow } from '../domain/records.js';
+export type { EmailRecord, EmailSearchRow };
 
-export interface EmailRecord {
-  readonly id: number;
-  readonly uid: number;
-  readonly email: string;
-  readonly isActivated: boolean;
-  readonly isPrimary: boolean;
-}
 type EmailRow = { id: number; uid: number; email: string; lower_email: string; is_activated: number; is_primary: number };
 const toRecord = (r: EmailRow): EmailRecord => ({
   id: r.id,
@@ -48,14 +43,6 @@ export async function setPrimaryEmail(db: Db, uid: number, email: string): Promi
     .where('lower_email', '=', email.toLowerCase())
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) await insertEmail(db, { uid, email, activated: true, primary: true });
-}
-
-export interface EmailSearchRow {
-  readonly email: string;
-  readonly uid: number;
-  readonly username: string;
-  readonly isActivated: boolean;
-  readonly isPrimary: boolean;
 }
 
 export async function searchEmails(db: Db, keyword: string, offset: number, limit: number): Promise<{ rows: EmailSearchRow[]; total: number }> {

@@ -1,17 +1,6 @@
 import type { Db } from './index.js';
-
-export interface PublicKeyRecord {
-  readonly id: number;
-  readonly ownerId: number;
-  readonly name: string;
-  readonly fingerprint: string;
-  readonly content: string;
-  readonly keyTypeName: string;
-  readonly type: number;
-  readonly readOnly: boolean;
-  readonly createdUnix: number;
-  readonly updatedUnix: number;
-}
+import type { PublicKeyRecord } from '../domain/records.js';
+export type { PublicKeyRecord };
 
 const USER_KEY = 1;
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Migration, type MigrationProvider, type CreateTableBuilder } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, type CreateTableBuilder } from 'kysely';
 import type { DialectName } from './index.js';
 
 /*
@@ -83,7 +83,6 @@ function migration0001(dialect: DialectName): Migration {
         .addColumn('lower_name', 'text', (c) => c.notNull().unique())
         .addColumn('redirect_user_id', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
         .execute();
-      void sql;
     },
   };
 }

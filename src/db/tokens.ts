@@ -1,16 +1,8 @@
 import type { Db } from './index.js';
 import { rowToUser } from './users.js';
 import type { User } from '../domain/user.js';
-
-export interface TokenRecord {
-  readonly id: number;
-  readonly uid: number;
-  readonly name: string;
-  readonly tokenLastEight: string;
-  readonly scope: string;
-  readonly createdUnix: number;
-  readonly updatedUnix: number;
-}
+import type { TokenRecord } from '../domain/records.js';
+export type { TokenRecord };
 
 export async function insertToken(
   db: Db,

@@ -165,7 +165,7 @@ export function createApiHandler(deps: ApiDeps) {
       status = er.status;
       Object.assign(headers, er.headers);
       if (e instanceof AppError && e.kind === 'moved' && e.redirectName) {
-        headers['Location'] = redirectLocation(originalUrl, e.redirectName, req);
+        headers['Location'] = redirectLocation(originalUrl, e.redirectName);
       }
       if (status >= 500) log.error('request failed', { requestId, operationId, err: e instanceof Error ? e.stack : String(e) });
       payload = JSON.stringify(er.body);
@@ -182,8 +182,7 @@ export function createApiHandler(deps: ApiDeps) {
 }
 
 /** The same request with the old account name replaced by the new one (Gitea answers 307 after a rename). */
-function redirectLocation(originalUrl: string, newName: string, req: IncomingMessage): string {
-  void req;
+function redirectLocation(originalUrl: string, newName: string): string {
   const [path = '', search] = originalUrl.split('?', 2);
   const parts = path.split('/');
   // /api/v1/users/{name}/... or /api/v1/admin/users/{name}/...

@@ -4,6 +4,7 @@ import { canSeeUser, type Actor, type User, type Visibility } from '../domain/us
 import { isUniqueViolation } from '../db/index.js';
 import * as usersDb from '../db/users.js';
 import * as emailsDb from '../db/emails.js';
+import { refreshFollowCounters } from '../db/follows.js';
 import * as followsDb from '../db/follows.js';
 import { hashPassword } from './passwords.js';
 import { unixNow, type ServiceDeps } from './context.js';
@@ -172,7 +173,7 @@ export function createUserService(deps: ServiceDeps) {
     return (await usersDb.getUserById(db, id))!;
   }
 
-  async function editUser(target: User, doer: User, input: EditUserInput): Promise<User> {
+  async function editUser(target: User, input: EditUserInput): Promise<User> {
     // Gitea binds login_name with "Required", which also refuses an empty or blank value (checked first, as the binding does).
     if (input.loginName.trim() === '') throw new AppError('validation', '[login_name]: Required');
     checkLength('FullName', input.fullName, 100);
@@ -222,7 +223,6 @@ export function createUserService(deps: ServiceDeps) {
       changes.isAdmin = input.admin;
     }
     changes.updatedUnix = unixNow(deps);
-    void doer;
     try {
       await db.transaction().execute(async (trx) => {
         await usersDb.updateUser(trx, target.id, changes);
@@ -251,7 +251,6 @@ export function createUserService(deps: ServiceDeps) {
         .execute();
       await usersDb.deleteUserRow(trx, target.id);
       const ids = [...new Set(others.flatMap((r) => [r.user_id, r.follow_id]).filter((id) => id !== target.id))];
-      const { refreshFollowCounters } = await import('../db/follows.js');
       await refreshFollowCounters(trx, ids);
     });
   }

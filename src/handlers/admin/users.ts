@@ -22,7 +22,7 @@ export const adminCreateUser: Handler<'adminCreateUser'> = async (ctx) => {
 export const adminEditUser: Handler<'adminEditUser'> = async (ctx) => {
   const b = ctx.body;
   const target = await ctx.services.users.resolveAny(ctx.path.username);
-  const user = await ctx.services.users.editUser(target, requireDoer(ctx), {
+  const user = await ctx.services.users.editUser(target, {
     loginName: b.login_name,
     sourceId: b.source_id ?? 0,
     email: b.email,
