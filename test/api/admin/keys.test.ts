@@ -36,13 +36,14 @@ describeDb('admin public keys', () => {
   afterAll(async () => s?.close());
 
   describe('adminCreatePublicKey', () => {
-    it.each([
+    const cases: ['ed25519' | 'ecdsa' | 'rsa', number | undefined, string][] = [
       ['ed25519', undefined, 'ssh-ed25519'],
       ['ecdsa', 256, 'ecdsa-sha2-nistp256'],
       ['ecdsa', 384, 'ecdsa-sha2-nistp384'],
       ['rsa', 2048, 'ssh-rsa'],
       ['rsa', 3072, 'ssh-rsa'],
-    ] as const)('adds a %s key (%s bits): 201 with the PublicKey body', async (type, bits, sshType) => {
+    ];
+    it.each(cases)('adds a %s key (%s bits): 201 with the PublicKey body', async (type, bits, sshType) => {
       const k = generateSshKey(type, bits);
       const title = `${type}-${bits ?? 'default'}`;
       const before = Math.floor(Date.now() / 1000);
