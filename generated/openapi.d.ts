@@ -133,6 +133,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/users/{username}/repos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a repository owned by a user or an organization.
+         * @description The named account owns the new repository; it may be an organization. Errors as for creating a repository of one's own: 400 for an unknown README template, 409 for a name already in use, 422 for invalid input.
+         */
+        post: operations["adminCreateRepo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/gitignore/templates": {
         parameters: {
             query?: never;
@@ -235,6 +255,258 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a repository.
+         * @description Answers 404 when the caller cannot read any unit of the repository.
+         */
+        get: operations["repoGet"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a repository.
+         * @description Allowed for the owning user, an owner or admin-team member of the owning organization, and site administrators; administrator collaborators get 403.
+         */
+        delete: operations["repoDelete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the settings of a repository.
+         * @description Needs administrator access to the repository; allowed on archived repositories. Only the fields present in the body change. A rename keeps the old name redirecting.
+         */
+        patch: operations["repoEdit"];
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/branches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the branches of a repository.
+         * @description Needs read access to the code. An empty repository answers an empty list. Sets the X-Total-Count and Link headers.
+         */
+        get: operations["repoListBranches"];
+        put?: never;
+        /**
+         * Create a branch.
+         * @description Needs write access to the code. Refused with 404 on an empty repository, 403 on a mirror, 423 on an archived repository, and 409 when the name is taken by a branch or tag or clashes with an existing branch path.
+         */
+        post: operations["repoCreateBranch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/branches/{branch}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a branch with the protection that applies to it.
+         * @description Needs read access to the code.
+         */
+        get: operations["repoGetBranch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a branch.
+         * @description Needs write access to the code. The default branch and protected branches cannot be deleted (403), nor branches of a mirror (403); an empty repository answers 404 and an archived one 423.
+         */
+        delete: operations["repoDeleteBranch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/collaborators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the collaborators of a repository.
+         * @description Needs sign-in and read access to the repository. Sets the X-Total-Count and Link headers.
+         */
+        get: operations["repoListCollaborators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/collaborators/{collaborator}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check whether a user is a collaborator of a repository (204 if so, 404 if not).
+         * @description Needs sign-in and read access to the repository. An unknown user is 422.
+         */
+        get: operations["repoCheckCollaborator"];
+        /**
+         * Add a collaborator to a repository, or change the access of one.
+         * @description Needs administrator access to the repository. An unknown user or an organization name is 422.
+         */
+        put: operations["repoAddCollaborator"];
+        post?: never;
+        /**
+         * Remove a collaborator from a repository.
+         * @description Needs administrator access to the repository. An unknown user is 422.
+         */
+        delete: operations["repoDeleteCollaborator"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/collaborators/{collaborator}/permission": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the access a user has to a repository.
+         * @description Site administrators and repository administrators may ask about anyone; other callers only about themselves (403 otherwise). An unknown user is 404.
+         */
+        get: operations["repoGetRepoPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/stargazers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users who starred a repository.
+         * @description Sets the X-Total-Count and Link headers.
+         */
+        get: operations["repoListStargazers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the topics of a repository.
+         * @description Answers an object whose topics member lists the names. Sets the X-Total-Count header.
+         */
+        get: operations["repoListTopics"];
+        /**
+         * Replace all topics of a repository.
+         * @description Needs administrator access to the repository. If any name is invalid or more than 25 remain, nothing changes and the answer is 422.
+         */
+        put: operations["repoUpdateTopics"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/topics/{topic}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a topic to a repository.
+         * @description Needs administrator access to the repository. Adding a topic the repository already has changes nothing; an invalid name or a 26th topic is 422.
+         */
+        put: operations["repoAddTopic"];
+        post?: never;
+        /**
+         * Remove a topic from a repository.
+         * @description Needs administrator access to the repository. A topic the repository does not have is 404.
+         */
+        delete: operations["repoDeleteTopic"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the repositories the caller can see.
+         * @description Answers with an object holding ok and data; data lists each repository with the caller's permissions. Private repositories are never shown to anonymous callers. Sets the X-Total-Count and Link headers. An unknown mode, sort or order is 422. At most 50 results per page.
+         */
+        get: operations["repoSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repositories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a repository by its ID.
+         * @description Needs sign-in. An unknown ID and a repository the caller cannot read both answer 404.
+         */
+        get: operations["repoGetByID"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/settings/api": {
         parameters: {
             query?: never;
@@ -295,6 +567,26 @@ export interface paths {
         };
         /** Get the user interface settings of this instance. */
         get: operations["getGeneralUISettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/topics/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search topics by keyword.
+         * @description Answers an object whose topics member holds the matching topics, each with its repository count.
+         */
+        get: operations["topicSearch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -434,6 +726,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/repos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the repositories the signed-in user owns or can access as a collaborator or team member.
+         * @description Sets the X-Total-Count and Link headers.
+         */
+        get: operations["userCurrentListRepos"];
+        put?: never;
+        /**
+         * Create a repository owned by the signed-in user.
+         * @description An unknown README template is 400; an unknown gitignore, license or label template is 422; a name already used by the owner (in any case) is 409.
+         */
+        post: operations["createCurrentUserRepo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/settings": {
         parameters: {
             query?: never;
@@ -450,6 +766,51 @@ export interface paths {
         head?: never;
         /** Change the profile and preference settings of the signed-in user. */
         patch: operations["updateUserSettings"];
+        trace?: never;
+    };
+    "/user/starred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the repositories the signed-in user has starred.
+         * @description Private repositories are included. Sets the X-Total-Count header.
+         */
+        get: operations["userCurrentListStarred"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/starred/{owner}/{repo}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check whether the signed-in user has starred a repository (204 if so, 404 if not). */
+        get: operations["userCurrentCheckStarring"];
+        /**
+         * Star a repository as the signed-in user.
+         * @description Starring a repository that is already starred changes nothing.
+         */
+        put: operations["userCurrentPutStar"];
+        post?: never;
+        /**
+         * Remove the signed-in user's star from a repository.
+         * @description Removing a star that is not there changes nothing.
+         */
+        delete: operations["userCurrentDeleteStar"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/users/{username}": {
@@ -529,6 +890,46 @@ export interface paths {
         };
         /** List the SSH public keys of a user. */
         get: operations["userListKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{username}/repos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the repositories a user owns.
+         * @description Only repositories whose code the caller can read are listed, ordered by ID. Anonymous callers are refused when the instance requires sign-in for exploring. Sets the X-Total-Count and Link headers.
+         */
+        get: operations["userListRepos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{username}/starred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the repositories a user has starred.
+         * @description Needs sign-in. Private repositories are listed only when users ask about their own stars. Sets the X-Total-Count header.
+         */
+        get: operations["userListStarred"];
         put?: never;
         post?: never;
         delete?: never;
@@ -634,6 +1035,11 @@ export interface components {
             /** @description Last eight characters of the secret, for telling tokens apart. */
             token_last_eight?: string;
         };
+        /** @description Access to grant a collaborator. */
+        AddCollaboratorOption: {
+            /** @description One of read, write or admin; write when absent. */
+            permission?: string;
+        };
         /** @description Error body returned by failing requests. */
         APIError: {
             /** @description Human-readable explanation of the failure. */
@@ -641,12 +1047,35 @@ export interface components {
             /** @description Link to the API documentation. */
             url?: string;
         };
+        /** @description A branch with its tip commit and the protection that applies to it, evaluated for the caller. */
+        Branch: {
+            commit?: components["schemas"]["PayloadCommit"];
+            /** @description Rule name of the protection that applies; empty when none does. */
+            effective_branch_protection_name?: string;
+            enable_status_check?: boolean;
+            name?: string;
+            protected?: boolean;
+            /** Format: int64 */
+            required_approvals?: number;
+            status_check_contexts?: string[] | null;
+            user_can_merge?: boolean;
+            user_can_push?: boolean;
+        };
         /** @description Input for creating a personal access token. */
         CreateAccessTokenOption: {
             /** @description Name of the token, unique per user. */
             name: string;
             /** @description Scopes to grant, e.g. read:user or write:repository. */
             scopes?: string[];
+        };
+        /** @description Input for creating a branch. The start point is old_ref_name, else old_branch_name, else the default branch. */
+        CreateBranchRepoOption: {
+            /** @description A valid git reference name, at most 100 characters. */
+            new_branch_name: string;
+            /** @description Deprecated; a branch to start from. */
+            old_branch_name?: string;
+            /** @description A branch, tag or commit to start from. */
+            old_ref_name?: string;
         };
         /** @description Input for adding e-mail addresses to the current user. */
         CreateEmailOption: {
@@ -661,6 +1090,38 @@ export interface components {
             read_only?: boolean;
             /** @description Display name of the key, unique per user. */
             title: string;
+        };
+        /** @description Input for creating a repository. */
+        CreateRepoOption: {
+            /** @description Create an initial commit with README, .gitignore and LICENSE as chosen. */
+            auto_init?: boolean;
+            /** @description Name of the default branch; the configured default (main) when empty. */
+            default_branch?: string;
+            /** @description At most 2048 characters. */
+            description?: string;
+            /** @description Comma-separated names of gitignore templates, used with auto_init. */
+            gitignores?: string;
+            /** @description Name of a label template to create the repository's labels from. */
+            issue_labels?: string;
+            /** @description Name of a license template, used with auto_init. */
+            license?: string;
+            /** @description Letters, digits, dash, underscore and dot; at most 100 characters; unique per owner regardless of case. */
+            name: string;
+            /**
+             * @description Hash algorithm of the git repository; sha1 when empty.
+             * @enum {string}
+             */
+            object_format_name?: "" | "sha1" | "sha256";
+            private?: boolean;
+            /** @description Name of a README template, used with auto_init; Default when empty. */
+            readme?: string;
+            /** @description Mark the repository as a template. */
+            template?: boolean;
+            /**
+             * @description Which commit signatures the repository trusts; default when empty.
+             * @enum {string}
+             */
+            trust_model?: "" | "default" | "collaborator" | "committer" | "collaboratorcommitter";
         };
         /** @description Input for creating a user account as an administrator. */
         CreateUserOption: {
@@ -693,6 +1154,53 @@ export interface components {
         DeleteEmailOption: {
             /** @description Addresses to remove. */
             emails?: string[];
+        };
+        /** @description Changes to a repository; only the fields that are present are applied. */
+        EditRepoOption: {
+            allow_fast_forward_only_merge?: boolean;
+            /** @description Pull requests may be marked as merged by hand. */
+            allow_manual_merge?: boolean;
+            allow_merge_commits?: boolean;
+            allow_rebase?: boolean;
+            /** @description Allow rebase followed by a merge commit. */
+            allow_rebase_explicit?: boolean;
+            /** @description Allow updating pull request branches by rebase. */
+            allow_rebase_update?: boolean;
+            allow_squash_merge?: boolean;
+            /** @description Archive (true) or unarchive (false); refused for mirrors. */
+            archived?: boolean;
+            /** @description Mark pull requests as merged when their commits reach the base branch by other means. */
+            autodetect_manual_merge?: boolean;
+            default_allow_maintainer_edit?: boolean;
+            /** @description Applied only when the branch exists or the repository is empty. */
+            default_branch?: string;
+            default_delete_branch_after_merge?: boolean;
+            /** @description One of merge, rebase, rebase-merge, squash, fast-forward-only. */
+            default_merge_style?: string;
+            /** @description At most 2048 characters. */
+            description?: string;
+            /** @description For a mirror, remove references that are gone from the remote. */
+            enable_prune?: boolean;
+            external_tracker?: components["schemas"]["ExternalTracker"];
+            external_wiki?: components["schemas"]["ExternalWiki"];
+            has_actions?: boolean;
+            has_issues?: boolean;
+            has_packages?: boolean;
+            has_projects?: boolean;
+            has_pull_requests?: boolean;
+            has_releases?: boolean;
+            has_wiki?: boolean;
+            ignore_whitespace_conflicts?: boolean;
+            internal_tracker?: components["schemas"]["InternalTracker"];
+            /** @description For a mirror, the sync interval as a duration text such as 8h30m0s; 0 stops periodic syncs. */
+            mirror_interval?: string;
+            /** @description New name; the old one keeps redirecting until it is taken. */
+            name?: string;
+            private?: boolean;
+            /** @description One of repo, owner or all. */
+            projects_mode?: string;
+            template?: boolean;
+            website?: string;
         };
         /** @description Input for changing a user account as an administrator. Omitted fields keep their value. login_name is required and may not be empty; an omitted source_id means 0 (a local account), as in Gitea. */
         EditUserOption: {
@@ -745,6 +1253,22 @@ export interface components {
             username?: string;
             /** @description Whether the address has been confirmed. */
             verified?: boolean;
+        };
+        /** @description Settings of an external issue tracker used instead of the built-in one. */
+        ExternalTracker: {
+            /** @description Address of an issue; {user}, {repo} and {index} are replaced. */
+            external_tracker_format?: string;
+            /** @description Pattern that finds issue references when the style is regexp. */
+            external_tracker_regexp_pattern?: string;
+            /** @description One of numeric, alphanumeric or regexp. */
+            external_tracker_style?: string;
+            /** @description Address of the tracker (http or https). */
+            external_tracker_url?: string;
+        };
+        /** @description An external wiki used instead of the built-in one. */
+        ExternalWiki: {
+            /** @description Address of the wiki (http or https). */
+            external_wiki_url?: string;
         };
         /** @description API limits of this instance. */
         GeneralAPISettings: {
@@ -816,6 +1340,12 @@ export interface components {
             /** @description Full text of the template. */
             source?: string;
         };
+        /** @description Settings of the built-in issue tracker. */
+        InternalTracker: {
+            allow_only_contributors_to_track_time?: boolean;
+            enable_issue_dependencies?: boolean;
+            enable_time_tracker?: boolean;
+        };
         /** @description One label defined by a label template. */
         LabelTemplate: {
             /**
@@ -851,6 +1381,66 @@ export interface components {
             /** @description API address of this template. */
             url?: string;
         };
+        /** @description An organization. */
+        Organization: {
+            avatar_url?: string;
+            description?: string;
+            email?: string;
+            full_name?: string;
+            /** Format: int64 */
+            id?: number;
+            location?: string;
+            name?: string;
+            /** @description Repository administrators may change which teams have access. */
+            repo_admin_change_team_access?: boolean;
+            /** @description Same as name (kept for older clients). */
+            username?: string;
+            /** @description One of public, limited or private. */
+            visibility?: string;
+            website?: string;
+        };
+        /** @description A commit; added, removed and modified are null when the file lists are not computed. */
+        PayloadCommit: {
+            added?: string[] | null;
+            author?: components["schemas"]["PayloadUser"];
+            committer?: components["schemas"]["PayloadUser"];
+            /** @description Commit hash. */
+            id?: string;
+            message?: string;
+            modified?: string[] | null;
+            removed?: string[] | null;
+            /** Format: date-time */
+            timestamp?: string;
+            /** @description Address of the commit's web page. */
+            url?: string;
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description Result of checking a commit's signature; signer is absent when the commit is not signed by a known key. */
+        PayloadCommitVerification: {
+            /** @description The signed data. */
+            payload?: string;
+            reason?: string;
+            signature?: string;
+            signer?: components["schemas"]["PayloadUser"];
+            verified?: boolean;
+        };
+        /** @description Author, committer or signer of a commit as recorded in git. */
+        PayloadUser: {
+            /** Format: email */
+            email?: string;
+            name?: string;
+            /** @description Name of the matching account; empty when no account matches. */
+            username?: string;
+        };
+        /** @description What the caller may do with a repository. */
+        Permission: {
+            /** @description Administer the repository. */
+            admin?: boolean;
+            /** @description Read its code. */
+            pull?: boolean;
+            /** @description Write its code. */
+            push?: boolean;
+        };
         /** @description An SSH public key that lets a user access repositories over SSH. */
         PublicKey: {
             /** Format: date-time */
@@ -874,9 +1464,173 @@ export interface components {
             /** @description The new name; no other user or organization may hold it. */
             new_username: string;
         };
+        /** @description The access a user has to a repository. */
+        RepoCollaboratorPermission: {
+            /** @description One of none, read, write, admin or owner. */
+            permission?: string;
+            /** @description Same value as permission. */
+            role_name?: string;
+            user?: components["schemas"]["User"];
+        };
+        /** @description A repository as seen by the caller. permissions is computed for the caller. internal_tracker, external_tracker and external_wiki are present only while the matching unit is enabled; parent only for a fork (one level deep); repo_transfer only while a transfer is pending. */
+        Repository: {
+            allow_fast_forward_only_merge?: boolean;
+            allow_merge_commits?: boolean;
+            allow_rebase?: boolean;
+            /** @description Rebase followed by a merge commit is allowed. */
+            allow_rebase_explicit?: boolean;
+            /** @description Pull request branches may be updated by rebase. */
+            allow_rebase_update?: boolean;
+            allow_squash_merge?: boolean;
+            archived?: boolean;
+            /**
+             * Format: date-time
+             * @description When the repository was archived; the zero time when it never was.
+             */
+            archived_at?: string;
+            avatar_url?: string;
+            /** @description Address for cloning over HTTP(S). */
+            clone_url?: string;
+            /** Format: date-time */
+            created_at?: string;
+            default_allow_maintainer_edit?: boolean;
+            default_branch?: string;
+            default_delete_branch_after_merge?: boolean;
+            /** @description One of merge, rebase, rebase-merge, squash, fast-forward-only. */
+            default_merge_style?: string;
+            description?: string;
+            /** @description Whether the repository has no commits yet. */
+            empty?: boolean;
+            external_tracker?: components["schemas"]["ExternalTracker"];
+            external_wiki?: components["schemas"]["ExternalWiki"];
+            fork?: boolean;
+            /** Format: int64 */
+            forks_count?: number;
+            /** @description Owner name and repository name joined by a slash. */
+            full_name?: string;
+            has_actions?: boolean;
+            /** @description Whether the internal or an external issue tracker is enabled. */
+            has_issues?: boolean;
+            has_packages?: boolean;
+            has_projects?: boolean;
+            has_pull_requests?: boolean;
+            has_releases?: boolean;
+            /** @description Whether the internal or an external wiki is enabled. */
+            has_wiki?: boolean;
+            /** @description Address of the repository's web page. */
+            html_url?: string;
+            /** Format: int64 */
+            id?: number;
+            ignore_whitespace_conflicts?: boolean;
+            /** @description Public repository whose owner is private. */
+            internal?: boolean;
+            internal_tracker?: components["schemas"]["InternalTracker"];
+            /** @description Main language of the default branch. */
+            language?: string;
+            /** @description API address of the language statistics. */
+            languages_url?: string;
+            link?: string;
+            mirror?: boolean;
+            /** @description Interval between mirror syncs as a duration text such as 8h0m0s; empty for a non-mirror. */
+            mirror_interval?: string;
+            /** Format: date-time */
+            mirror_updated?: string;
+            name?: string;
+            /**
+             * @description Hash algorithm of the git repository.
+             * @enum {string}
+             */
+            object_format_name?: "sha1" | "sha256";
+            /** Format: int64 */
+            open_issues_count?: number;
+            /** Format: int64 */
+            open_pr_counter?: number;
+            /** @description Address the repository was migrated from, without credentials. */
+            original_url?: string;
+            owner?: components["schemas"]["User"];
+            parent?: components["schemas"]["Repository"];
+            permissions?: components["schemas"]["Permission"];
+            private?: boolean;
+            projects_mode?: string;
+            /**
+             * Format: int64
+             * @description Number of published releases (drafts and plain tags excluded).
+             */
+            release_counter?: number;
+            repo_transfer?: components["schemas"]["RepoTransfer"];
+            /**
+             * Format: int64
+             * @description Size on disk in KiB.
+             */
+            size?: number;
+            /** @description Address for cloning over SSH. */
+            ssh_url?: string;
+            /** Format: int64 */
+            stars_count?: number;
+            template?: boolean;
+            /** Format: date-time */
+            updated_at?: string;
+            /** @description API address of the repository. */
+            url?: string;
+            /** Format: int64 */
+            watchers_count?: number;
+            website?: string;
+        };
+        /** @description The full new set of topics of a repository. */
+        RepoTopicOptions: {
+            /** @description Lower-cased and trimmed; empty and repeated names dropped. Each must start with a letter or digit, contain only letters, digits, dashes and dots, and be at most 35 characters; at most 25 topics. */
+            topics?: string[];
+        };
+        /** @description A transfer of the repository to another owner that waits for the recipient. */
+        RepoTransfer: {
+            doer?: components["schemas"]["User"];
+            recipient?: components["schemas"]["User"];
+            /** @description Teams of the receiving organization that will get access. */
+            teams?: components["schemas"]["Team"][] | null;
+        };
+        /** @description Result of a repository search. */
+        SearchResults: {
+            data?: components["schemas"]["Repository"][];
+            /** @description True for a successful search. */
+            ok?: boolean;
+        };
         /** @description Version of the server. */
         ServerVersion: {
             version?: string;
+        };
+        /** @description A team of an organization. organization is absent where the team is listed without it. */
+        Team: {
+            can_create_org_repo?: boolean;
+            description?: string;
+            /** Format: int64 */
+            id?: number;
+            includes_all_repositories?: boolean;
+            name?: string;
+            organization?: components["schemas"]["Organization"];
+            /** @enum {string} */
+            permission?: "none" | "read" | "write" | "admin" | "owner";
+            /** @description Unit names the team has access to, e.g. repo.code. */
+            units?: string[];
+            /** @description Access level per unit name. */
+            units_map?: {
+                [key: string]: string;
+            };
+        };
+        /** @description The topic names of a repository. */
+        TopicName: {
+            topics?: string[];
+        };
+        /** @description A topic with the number of repositories that carry it. */
+        TopicResponse: {
+            /** Format: date-time */
+            created?: string;
+            /** Format: int64 */
+            id?: number;
+            /** Format: int64 */
+            repo_count?: number;
+            topic_name?: string;
+            /** Format: date-time */
+            updated?: string;
         };
         /** @description A user account as seen by the caller; some fields are only filled for the user themself or an administrator. */
         User: {
@@ -980,6 +1734,26 @@ export interface components {
                 "text/html": components["schemas"]["AccessToken"][];
             };
         };
+        /** @description The branch. */
+        Branch: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Branch"];
+                "text/html": components["schemas"]["Branch"];
+            };
+        };
+        /** @description A list of branches. */
+        BranchList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Branch"][];
+                "text/html": components["schemas"]["Branch"][];
+            };
+        };
         /** @description A list of e-mail addresses. */
         EmailList: {
             headers: {
@@ -1077,6 +1851,26 @@ export interface components {
                 "text/html": string[];
             };
         };
+        /** @description The topics were refused: a name is invalid or the repository would exceed 25 topics. Nothing is saved. */
+        invalidTopicsError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @description The refused names after lower-casing: a list when replacing all topics, a single string when adding or removing one, null when only the limit was exceeded. May be absent. */
+                    invalidTopics?: unknown;
+                    message?: string;
+                    url?: string;
+                };
+                "text/html": {
+                    /** @description The refused names after lower-casing: a list when replacing all topics, a single string when adding or removing one, null when only the limit was exceeded. May be absent. */
+                    invalidTopics?: unknown;
+                    message?: string;
+                    url?: string;
+                };
+            };
+        };
         /** @description The labels defined by the template. */
         LabelTemplateInfo: {
             headers: {
@@ -1159,6 +1953,68 @@ export interface components {
                 "text/html": components["schemas"]["APIError"];
             };
         };
+        /** @description The repository is archived and cannot be changed this way. */
+        repoArchivedError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["APIError"];
+                "text/html": components["schemas"]["APIError"];
+            };
+        };
+        /** @description The access a user has to the repository. */
+        RepoCollaboratorPermission: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RepoCollaboratorPermission"];
+                "text/html": components["schemas"]["RepoCollaboratorPermission"];
+            };
+        };
+        /** @description The owner or the repository was renamed: Location holds the same request under the current names (a path under ROOT_URL, query kept). Answered until another owner or repository takes the old name. */
+        repoRedirect: {
+            headers: {
+                /** @description The request path with the current owner and repository names. */
+                Location?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["APIError"];
+                "text/html": components["schemas"]["APIError"];
+            };
+        };
+        /** @description The repository. */
+        Repository: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Repository"];
+                "text/html": components["schemas"]["Repository"];
+            };
+        };
+        /** @description A list of repositories. */
+        RepositoryList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Repository"][];
+                "text/html": components["schemas"]["Repository"][];
+            };
+        };
+        /** @description The repositories that match the search, as an object holding ok and data. */
+        SearchResults: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SearchResults"];
+                "text/html": components["schemas"]["SearchResults"];
+            };
+        };
         /** @description The server version. */
         ServerVersion: {
             headers: {
@@ -1167,6 +2023,30 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ServerVersion"];
                 "text/html": components["schemas"]["ServerVersion"];
+            };
+        };
+        /** @description The topics that match the keyword, as an object whose topics member holds the list (the body is an object, not a bare array). */
+        TopicListResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    topics?: components["schemas"]["TopicResponse"][];
+                };
+                "text/html": {
+                    topics?: components["schemas"]["TopicResponse"][];
+                };
+            };
+        };
+        /** @description The topic names of the repository. */
+        TopicNames: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TopicName"];
+                "text/html": components["schemas"]["TopicName"];
             };
         };
         /** @description The user. */
@@ -1419,6 +2299,31 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    adminCreateRepo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that will own the repository. */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRepoOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Repository"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+        };
+    };
     listGitignoresTemplates: {
         parameters: {
             query?: never;
@@ -1512,6 +2417,498 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    repoGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Repository"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditRepoOption"];
+                "text/plain": components["schemas"]["EditRepoOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Repository"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoListBranches: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BranchList"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCreateBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateBranchRepoOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Branch"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the branch; may contain slashes. */
+                branch: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Branch"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the branch; may contain slashes. */
+                branch: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoListCollaborators: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCheckCollaborator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user to check. */
+                collaborator: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoAddCollaborator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user to add. */
+                collaborator: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AddCollaboratorOption"];
+                "text/plain": components["schemas"]["AddCollaboratorOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoDeleteCollaborator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user to remove. */
+                collaborator: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetRepoPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user. */
+                collaborator: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepoCollaboratorPermission"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoListStargazers: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoListTopics: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TopicNames"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoUpdateTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RepoTopicOptions"];
+                "text/plain": components["schemas"]["RepoTopicOptions"];
+            };
+        };
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["invalidTopicsError"];
+        };
+    };
+    repoAddTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description Name of the topic (lower-cased before use). */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["invalidTopicsError"];
+        };
+    };
+    repoDeleteTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description Name of the topic (lower-cased before use). */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["invalidTopicsError"];
+        };
+    };
+    repoSearch: {
+        parameters: {
+            query?: {
+                /** @description When given, only archived (true) or only non-archived (false) repositories. */
+                archived?: boolean;
+                /** @description With uid, only repositories that uid owns. */
+                exclusive?: boolean;
+                /** @description Also match the keyword against descriptions. */
+                includeDesc?: boolean;
+                /** @description When given, only private (true) or only public (false) repositories. */
+                is_private?: boolean;
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description One of fork, source, mirror or collaborative. */
+                mode?: string;
+                /** @description asc (the default) or desc; only used with sort. */
+                order?: string;
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description List the repositories of this owner first. */
+                priority_owner_id?: number;
+                /** @description Include private repositories the caller can access; true when omitted. */
+                private?: boolean;
+                /** @description Keyword matched against repository names (and descriptions with includeDesc). */
+                q?: string;
+                /** @description One of alpha, created, updated, size, git_size, lfs_size, stars, forks or id. */
+                sort?: string;
+                /** @description Only repositories this user has starred. */
+                starredBy?: number;
+                /** @description Only repositories of this team. */
+                team_id?: number;
+                /** @description When given, only templates (true) or only non-templates (false). */
+                template?: boolean;
+                /** @description Match the keyword exactly against topics instead of names. */
+                topic?: boolean;
+                /** @description Only repositories this user or organization owns or can access as collaborator or team member. */
+                uid?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["SearchResults"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetByID: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the repository. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Repository"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     getGeneralAPISettings: {
         parameters: {
             query?: never;
@@ -1564,6 +2961,28 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["GeneralUISettings"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    topicSearch: {
+        parameters: {
+            query: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Keyword to look for in topic names. */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TopicListResponse"];
+            401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
         };
@@ -1812,6 +3231,48 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    userCurrentListRepos: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepositoryList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    createCurrentUserRepo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateRepoOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Repository"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+        };
+    };
     getUserSettings: {
         parameters: {
             query?: never;
@@ -1846,6 +3307,89 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             422: components["responses"]["validationError"];
+        };
+    };
+    userCurrentListStarred: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepositoryList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userCurrentCheckStarring: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userCurrentPutStar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userCurrentDeleteStar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     userGet: {
@@ -1956,6 +3500,54 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["PublicKeyList"];
+            307: components["responses"]["redirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userListRepos: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user. */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepositoryList"];
+            307: components["responses"]["redirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userListStarred: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user. */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepositoryList"];
             307: components["responses"]["redirect"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];

@@ -20,6 +20,7 @@ export interface OperationEntry {
 }
 export type OperationId =
   | 'adminCreatePublicKey'
+  | 'adminCreateRepo'
   | 'adminCreateUser'
   | 'adminDeleteUser'
   | 'adminDeleteUserPublicKey'
@@ -28,6 +29,7 @@ export type OperationId =
   | 'adminRenameUser'
   | 'adminSearchEmails'
   | 'adminSearchUsers'
+  | 'createCurrentUserRepo'
   | 'getGeneralAPISettings'
   | 'getGeneralAttachmentSettings'
   | 'getGeneralRepositorySettings'
@@ -40,19 +42,44 @@ export type OperationId =
   | 'listGitignoresTemplates'
   | 'listLabelTemplates'
   | 'listLicenseTemplates'
+  | 'repoAddCollaborator'
+  | 'repoAddTopic'
+  | 'repoCheckCollaborator'
+  | 'repoCreateBranch'
+  | 'repoDelete'
+  | 'repoDeleteBranch'
+  | 'repoDeleteCollaborator'
+  | 'repoDeleteTopic'
+  | 'repoEdit'
+  | 'repoGet'
+  | 'repoGetBranch'
+  | 'repoGetByID'
+  | 'repoGetRepoPermissions'
+  | 'repoListBranches'
+  | 'repoListCollaborators'
+  | 'repoListStargazers'
+  | 'repoListTopics'
+  | 'repoSearch'
+  | 'repoUpdateTopics'
+  | 'topicSearch'
   | 'updateUserSettings'
   | 'userAddEmail'
   | 'userCheckFollowing'
   | 'userCreateToken'
   | 'userCurrentCheckFollowing'
+  | 'userCurrentCheckStarring'
   | 'userCurrentDeleteFollow'
   | 'userCurrentDeleteKey'
+  | 'userCurrentDeleteStar'
   | 'userCurrentGetKey'
   | 'userCurrentListFollowers'
   | 'userCurrentListFollowing'
   | 'userCurrentListKeys'
+  | 'userCurrentListRepos'
+  | 'userCurrentListStarred'
   | 'userCurrentPostKey'
   | 'userCurrentPutFollow'
+  | 'userCurrentPutStar'
   | 'userDeleteAccessToken'
   | 'userDeleteEmail'
   | 'userGet'
@@ -62,6 +89,8 @@ export type OperationId =
   | 'userListFollowers'
   | 'userListFollowing'
   | 'userListKeys'
+  | 'userListRepos'
+  | 'userListStarred'
   | 'userSearch';
 export const operations: readonly OperationEntry[] = [
   {
@@ -69,6 +98,24 @@ export const operations: readonly OperationEntry[] = [
     "method": "POST",
     "path": "/admin/users/{username}/keys",
     "routePath": "/admin/users/:username/keys",
+    "wildcardParam": null,
+    "tag": "admin",
+    "scopes": [
+      "admin"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201
+    ]
+  },
+  {
+    "operationId": "adminCreateRepo",
+    "method": "POST",
+    "path": "/admin/users/{username}/repos",
+    "routePath": "/admin/users/:username/repos",
     "wildcardParam": null,
     "tag": "admin",
     "scopes": [
@@ -238,6 +285,25 @@ export const operations: readonly OperationEntry[] = [
     "hasBody": false,
     "successStatuses": [
       200
+    ]
+  },
+  {
+    "operationId": "createCurrentUserRepo",
+    "method": "POST",
+    "path": "/user/repos",
+    "routePath": "/user/repos",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "user",
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201
     ]
   },
   {
@@ -435,6 +501,417 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "repoAddCollaborator",
+    "method": "PUT",
+    "path": "/repos/{owner}/{repo}/collaborators/{collaborator}",
+    "routePath": "/repos/:owner/:repo/collaborators/:collaborator",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      204,
+      307
+    ]
+  },
+  {
+    "operationId": "repoAddTopic",
+    "method": "PUT",
+    "path": "/repos/{owner}/{repo}/topics/{topic}",
+    "routePath": "/repos/:owner/:repo/topics/:topic",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      307
+    ]
+  },
+  {
+    "operationId": "repoCheckCollaborator",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/collaborators/{collaborator}",
+    "routePath": "/repos/:owner/:repo/collaborators/:collaborator",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      307
+    ]
+  },
+  {
+    "operationId": "repoCreateBranch",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/branches",
+    "routePath": "/repos/:owner/:repo/branches",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201,
+      307
+    ]
+  },
+  {
+    "operationId": "repoDelete",
+    "method": "DELETE",
+    "path": "/repos/{owner}/{repo}",
+    "routePath": "/repos/:owner/:repo",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      307
+    ]
+  },
+  {
+    "operationId": "repoDeleteBranch",
+    "method": "DELETE",
+    "path": "/repos/{owner}/{repo}/branches/{branch}",
+    "routePath": "/repos/:owner/:repo/branches/*",
+    "wildcardParam": "branch",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      307
+    ]
+  },
+  {
+    "operationId": "repoDeleteCollaborator",
+    "method": "DELETE",
+    "path": "/repos/{owner}/{repo}/collaborators/{collaborator}",
+    "routePath": "/repos/:owner/:repo/collaborators/:collaborator",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      307
+    ]
+  },
+  {
+    "operationId": "repoDeleteTopic",
+    "method": "DELETE",
+    "path": "/repos/{owner}/{repo}/topics/{topic}",
+    "routePath": "/repos/:owner/:repo/topics/:topic",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      307
+    ]
+  },
+  {
+    "operationId": "repoEdit",
+    "method": "PATCH",
+    "path": "/repos/{owner}/{repo}",
+    "routePath": "/repos/:owner/:repo",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGet",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}",
+    "routePath": "/repos/:owner/:repo",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetBranch",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/branches/{branch}",
+    "routePath": "/repos/:owner/:repo/branches/*",
+    "wildcardParam": "branch",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetByID",
+    "method": "GET",
+    "path": "/repositories/{id}",
+    "routePath": "/repositories/:id",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "repoGetRepoPermissions",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/collaborators/{collaborator}/permission",
+    "routePath": "/repos/:owner/:repo/collaborators/:collaborator/permission",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoListBranches",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/branches",
+    "routePath": "/repos/:owner/:repo/branches",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoListCollaborators",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/collaborators",
+    "routePath": "/repos/:owner/:repo/collaborators",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoListStargazers",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/stargazers",
+    "routePath": "/repos/:owner/:repo/stargazers",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoListTopics",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/topics",
+    "routePath": "/repos/:owner/:repo/topics",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoSearch",
+    "method": "GET",
+    "path": "/repos/search",
+    "routePath": "/repos/search",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "q",
+      "topic",
+      "includeDesc",
+      "uid",
+      "priority_owner_id",
+      "team_id",
+      "starredBy",
+      "private",
+      "is_private",
+      "template",
+      "archived",
+      "mode",
+      "exclusive",
+      "sort",
+      "order",
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "repoUpdateTopics",
+    "method": "PUT",
+    "path": "/repos/{owner}/{repo}/topics",
+    "routePath": "/repos/:owner/:repo/topics",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      204,
+      307
+    ]
+  },
+  {
+    "operationId": "topicSearch",
+    "method": "GET",
+    "path": "/topics/search",
+    "routePath": "/topics/search",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "q",
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
     "operationId": "updateUserSettings",
     "method": "PATCH",
     "path": "/user/settings",
@@ -527,6 +1004,26 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "userCurrentCheckStarring",
+    "method": "GET",
+    "path": "/user/starred/{owner}/{repo}",
+    "routePath": "/user/starred/:owner/:repo",
+    "wildcardParam": null,
+    "tag": "user",
+    "scopes": [
+      "user",
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      307
+    ]
+  },
+  {
     "operationId": "userCurrentDeleteFollow",
     "method": "DELETE",
     "path": "/user/following/{username}",
@@ -561,6 +1058,26 @@ export const operations: readonly OperationEntry[] = [
     "hasBody": false,
     "successStatuses": [
       204
+    ]
+  },
+  {
+    "operationId": "userCurrentDeleteStar",
+    "method": "DELETE",
+    "path": "/user/starred/{owner}/{repo}",
+    "routePath": "/user/starred/:owner/:repo",
+    "wildcardParam": null,
+    "tag": "user",
+    "scopes": [
+      "user",
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      307
     ]
   },
   {
@@ -646,6 +1163,50 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "userCurrentListRepos",
+    "method": "GET",
+    "path": "/user/repos",
+    "routePath": "/user/repos",
+    "wildcardParam": null,
+    "tag": "user",
+    "scopes": [
+      "user",
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "userCurrentListStarred",
+    "method": "GET",
+    "path": "/user/starred",
+    "routePath": "/user/starred",
+    "wildcardParam": null,
+    "tag": "user",
+    "scopes": [
+      "user",
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
     "operationId": "userCurrentPostKey",
     "method": "POST",
     "path": "/user/keys",
@@ -672,6 +1233,26 @@ export const operations: readonly OperationEntry[] = [
     "tag": "user",
     "scopes": [
       "user"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      307
+    ]
+  },
+  {
+    "operationId": "userCurrentPutStar",
+    "method": "PUT",
+    "path": "/user/starred/{owner}/{repo}",
+    "routePath": "/user/starred/:owner/:repo",
+    "wildcardParam": null,
+    "tag": "user",
+    "scopes": [
+      "user",
+      "repository"
     ],
     "public": false,
     "basicAuthOnly": false,
@@ -852,6 +1433,52 @@ export const operations: readonly OperationEntry[] = [
     "basicAuthOnly": false,
     "queryNames": [
       "fingerprint",
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "userListRepos",
+    "method": "GET",
+    "path": "/users/{username}/repos",
+    "routePath": "/users/:username/repos",
+    "wildcardParam": null,
+    "tag": "user",
+    "scopes": [
+      "user",
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "userListStarred",
+    "method": "GET",
+    "path": "/users/{username}/starred",
+    "routePath": "/users/:username/starred",
+    "wildcardParam": null,
+    "tag": "user",
+    "scopes": [
+      "user",
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
       "page",
       "limit"
     ],

@@ -9,6 +9,7 @@ import { handlers } from './handlers/index.js';
 import { createApiHandler } from './http/api.js';
 import { buildRouter } from './http/router.js';
 import { createRequestListener } from './http/server.js';
+import { createGitHttpHandler } from './http/git.js';
 import { ValidatorFactory, type OperationValidator } from './http/validate.js';
 import type { OperationId } from './handlers/kit.js';
 import type { Logger } from './log.js';
@@ -70,7 +71,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
   }
   const services = createServices({ db: database.db, dialect: database.dialect, config, log, clock: opts.clock ?? Date.now });
   const api = createApiHandler({ config, log, services, router: buildRouter(operations), validators: compileValidators(), handlers });
-  const server = createServer(createRequestListener({ config, log, api, swaggerJson: swaggerText, ping: () => database.ping() }));
+  const git = createGitHttpHandler({ services, log });
+  const server = createServer(createRequestListener({ config, log, api, git, swaggerJson: swaggerText, ping: () => database.ping() }));
   server.keepAliveTimeout = 65_000;
   return {
     config,

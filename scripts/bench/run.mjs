@@ -35,6 +35,7 @@ writeFileSync(ini, `[server]\nAPP_DATA_PATH = ${dir}\nHTTP_ADDR = 127.0.0.1\nHTT
 const cli = (...args) => execFileSync(process.execPath, [bin, ...args, '--config', ini], { encoding: 'utf8' }).trim();
 cli('admin', 'user', 'create', '--username', 'bench', '--password', 'bench-password', '--email', 'bench@example.com', '--admin');
 const token = cli('admin', 'user', 'generate-access-token', '--username', 'bench', '--token-name', 'bench', '--scopes', 'all', '--raw');
+let repoCreated = false;
 
 async function waitHealthy(url, deadlineMs = 10_000) {
   const start = performance.now();
@@ -69,6 +70,15 @@ for (let i = 0; i < 3; i++) {
   }
 }
 const rssAfterStart = rssMb(anvil.pid);
+{
+  const r = await fetch(`${rootUrl}api/v1/user/repos`, {
+    method: 'POST',
+    headers: { Authorization: `token ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'demo', auto_init: true, description: 'benchmark repository' }),
+  });
+  repoCreated = r.status === 201;
+  if (!repoCreated) throw new Error(`creating the benchmark repository failed: ${r.status} ${await r.text()}`);
+}
 
 async function load(url, connections, headers = {}) {
   // warm-up, then measure
@@ -80,6 +90,7 @@ async function load(url, connections, headers = {}) {
 const scenarios = [
   { name: 'GET /api/v1/user (token)', path: '/api/v1/user', headers: { Authorization: `token ${token}` } },
   { name: 'GET /api/v1/users/{name}', path: '/api/v1/users/bench', headers: {} },
+  { name: 'GET /api/v1/repos/{owner}/{repo}', path: '/api/v1/repos/bench/demo', headers: {} },
 ];
 
 const results = {};

@@ -22,7 +22,7 @@ export interface Config {
     readonly passwd: string;
     readonly sslMode: 'disable' | 'require' | 'verify-full';
   };
-  readonly repository: { readonly root: string };
+  readonly repository: { readonly root: string; readonly defaultBranch: string };
   readonly security: {
     readonly installLock: boolean;
     readonly secretKey: string;
@@ -78,7 +78,7 @@ const KNOWN: Record<string, Record<string, KeySpec>> = {
     PASSWD: { kind: 'string' },
     SSL_MODE: { kind: 'enum', values: ['disable', 'require', 'verify-full'] },
   },
-  repository: { ROOT: { kind: 'string' } },
+  repository: { ROOT: { kind: 'string' }, DEFAULT_BRANCH: { kind: 'string' } },
   security: {
     INSTALL_LOCK: { kind: 'bool' },
     SECRET_KEY: { kind: 'string' },
@@ -205,7 +205,10 @@ export function loadConfig(source: ConfigSource = {}): LoadedConfig {
       passwd: str('database', 'PASSWD', ''),
       sslMode: oneOf('database', 'SSL_MODE', 'disable'),
     },
-    repository: { root: path(str('repository', 'ROOT', resolve(appDataPath, 'repositories'))) },
+    repository: {
+      root: path(str('repository', 'ROOT', resolve(appDataPath, 'repositories'))),
+      defaultBranch: str('repository', 'DEFAULT_BRANCH', 'main').trim() || 'main',
+    },
     security: {
       installLock: bool('security', 'INSTALL_LOCK', true),
       secretKey,

@@ -87,13 +87,72 @@ function migration0001(dialect: DialectName): Migration {
   };
 }
 
-/** Migrations in order; the names sort in application order. */
-export function migrationProvider(dialect: DialectName): MigrationProvider {
+function migration0002(dialect: DialectName): Migration {
   return {
-    async getMigrations() {
-      return { '0001_users_tokens_keys': migration0001(dialect) };
+    async up(db: AnyDb) {
+      const bigint0 = (name: string) => (t: CreateTableBuilder<string, never>) => t.addColumn(name, 'bigint', (c) => c.notNull().defaultTo(0));
+      const int0 = (name: string) => (t: CreateTableBuilder<string, never>) => t.addColumn(name, 'integer', (c) => c.notNull().defaultTo(0));
+      const text0 = (name: string) => (t: CreateTableBuilder<string, never>) => t.addColumn(name, 'text', (c) => c.notNull().defaultTo(''));
+
+      let repo = withId(dialect, db.schema.createTable('repository'))
+        .addColumn('owner_id', 'bigint', (c) => c.notNull().references('user.id'))
+        .addColumn('lower_name', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull());
+      for (const col of ['description', 'website', 'original_url', 'default_branch', 'object_format_name', 'trust_model', 'settings']) repo = text0(col)(repo);
+      for (const col of ['is_private', 'is_empty', 'is_archived', 'is_mirror', 'is_fork', 'is_template', 'status', 'num_watches', 'num_stars', 'num_forks', 'num_issues', 'num_closed_issues', 'num_pulls', 'num_closed_pulls', 'num_milestones', 'num_closed_milestones', 'num_releases'])
+        repo = int0(col)(repo);
+      for (const col of ['fork_id', 'template_id', 'size', 'num_commits', 'created_unix', 'updated_unix', 'archived_unix']) repo = bigint0(col)(repo);
+      await repo.addUniqueConstraint('repository_owner_name_uq', ['owner_id', 'lower_name']).execute();
+      await db.schema.createIndex('repository_fork_idx').on('repository').column('fork_id').execute();
+
+      await withId(dialect, db.schema.createTable('collaboration'))
+        .addColumn('repo_id', 'bigint', (c) => c.notNull().references('repository.id').onDelete('cascade'))
+        .addColumn('user_id', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('mode', 'integer', (c) => c.notNull())
+        .addColumn('created_unix', 'bigint', (c) => c.notNull())
+        .addColumn('updated_unix', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('collaboration_repo_user_uq', ['repo_id', 'user_id'])
+        .execute();
+      await db.schema.createIndex('collaboration_user_idx').on('collaboration').column('user_id').execute();
+
+      await withId(dialect, db.schema.createTable('star'))
+        .addColumn('uid', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('repo_id', 'bigint', (c) => c.notNull().references('repository.id').onDelete('cascade'))
+        .addColumn('created_unix', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('star_uid_repo_uq', ['uid', 'repo_id'])
+        .execute();
+      await db.schema.createIndex('star_repo_idx').on('star').column('repo_id').execute();
+
+      await withId(dialect, db.schema.createTable('topic'))
+        .addColumn('name', 'text', (c) => c.notNull().unique())
+        .addColumn('repo_count', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_unix', 'bigint', (c) => c.notNull())
+        .addColumn('updated_unix', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('repo_topic')
+        .addColumn('repo_id', 'bigint', (c) => c.notNull().references('repository.id').onDelete('cascade'))
+        .addColumn('topic_id', 'bigint', (c) => c.notNull().references('topic.id').onDelete('cascade'))
+        .addPrimaryKeyConstraint('repo_topic_pk', ['repo_id', 'topic_id'])
+        .execute();
+
+      await withId(dialect, db.schema.createTable('repo_redirect'))
+        .addColumn('owner_id', 'bigint', (c) => c.notNull())
+        .addColumn('lower_name', 'text', (c) => c.notNull())
+        .addColumn('redirect_repo_id', 'bigint', (c) => c.notNull().references('repository.id').onDelete('cascade'))
+        .addUniqueConstraint('repo_redirect_owner_name_uq', ['owner_id', 'lower_name'])
+        .execute();
     },
   };
 }
 
-export const LATEST_MIGRATION = '0001_users_tokens_keys';
+/** Migrations in order; the names sort in application order. */
+export function migrationProvider(dialect: DialectName): MigrationProvider {
+  return {
+    async getMigrations() {
+      return { '0001_users_tokens_keys': migration0001(dialect), '0002_repositories': migration0002(dialect) };
+    },
+  };
+}
+
+export const LATEST_MIGRATION = '0002_repositories';

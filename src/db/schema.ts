@@ -93,7 +93,90 @@ export interface UserRedirectTable {
   redirect_user_id: number;
 }
 
+export interface RepositoryTable {
+  id: Generated<number>;
+  owner_id: number;
+  lower_name: string;
+  name: string;
+  description: string;
+  website: string;
+  original_url: string;
+  default_branch: string;
+  object_format_name: string;
+  trust_model: string;
+  /** JSON of RepoSettings (units, merge styles, trackers). */
+  settings: string;
+  is_private: number;
+  is_empty: number;
+  is_archived: number;
+  is_mirror: number;
+  is_fork: number;
+  is_template: number;
+  /** 0 ready, 1 being migrated, 3 broken (Gitea's RepositoryStatus). */
+  status: number;
+  num_watches: number;
+  num_stars: number;
+  num_forks: number;
+  num_issues: number;
+  num_closed_issues: number;
+  num_pulls: number;
+  num_closed_pulls: number;
+  num_milestones: number;
+  num_closed_milestones: number;
+  num_releases: number;
+  fork_id: number;
+  template_id: number;
+  size: number;
+  num_commits: number;
+  created_unix: number;
+  updated_unix: number;
+  archived_unix: number;
+}
+
+export interface CollaborationTable {
+  id: Generated<number>;
+  repo_id: number;
+  user_id: number;
+  /** 1 read, 2 write, 3 admin */
+  mode: number;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface StarTable {
+  id: Generated<number>;
+  uid: number;
+  repo_id: number;
+  created_unix: number;
+}
+
+export interface TopicTable {
+  id: Generated<number>;
+  name: string;
+  repo_count: number;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface RepoTopicTable {
+  repo_id: number;
+  topic_id: number;
+}
+
+export interface RepoRedirectTable {
+  id: Generated<number>;
+  owner_id: number;
+  lower_name: string;
+  redirect_repo_id: number;
+}
+
 export interface Database {
+  repository: RepositoryTable;
+  collaboration: CollaborationTable;
+  star: StarTable;
+  topic: TopicTable;
+  repo_topic: RepoTopicTable;
+  repo_redirect: RepoRedirectTable;
   user: UserTable;
   email_address: EmailAddressTable;
   access_token: AccessTokenTable;

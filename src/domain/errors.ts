@@ -21,8 +21,15 @@ export interface AppErrorOptions {
   /** Extra response headers, e.g. Retry-After. */
   readonly headers?: Readonly<Record<string, string>>;
   readonly cause?: unknown;
+  /** Extra members of the error body (Gitea's topic errors carry invalidTopics). */
+  readonly extra?: Readonly<Record<string, unknown>>;
   /** With kind 'moved': the account's current name. */
   readonly redirectName?: string;
+  /**
+   * With kind 'moved': a renamed repository. The HTTP layer replaces the first `from` (`owner/old`) in
+   * the request path with `to` (`owner/new`), as Gitea's RedirectToRepo does.
+   */
+  readonly redirectRepo?: { readonly from: string; readonly to: string };
 }
 
 export class AppError extends Error {
@@ -30,12 +37,16 @@ export class AppError extends Error {
   readonly bare: boolean;
   readonly headers: Readonly<Record<string, string>>;
   readonly redirectName: string | undefined;
+  readonly redirectRepo: { readonly from: string; readonly to: string } | undefined;
+  readonly extra: Readonly<Record<string, unknown>>;
   constructor(kind: ErrorKind, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
     this.bare = options.bare ?? false;
     this.headers = options.headers ?? {};
     this.redirectName = options.redirectName;
+    this.redirectRepo = options.redirectRepo;
+    this.extra = options.extra ?? {};
   }
 }
 

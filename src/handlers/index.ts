@@ -1,6 +1,14 @@
 import type { Handler, OperationId } from './kit.js';
 import * as adminEmails from './admin/emails.js';
 import * as adminUsers from './admin/users.js';
+import * as adminRepos from './admin/repos.js';
+import * as repoRepos from './repository/repos.js';
+import * as repoBranches from './repository/branches.js';
+import * as repoTopics from './repository/topics.js';
+import * as repoCollaborators from './repository/collaborators.js';
+import * as repoStars from './repository/stars.js';
+import * as userRepos from './user/repos.js';
+import * as userStarred from './user/starred.js';
 import * as templates from './miscellaneous/templates.js';
 import * as version from './miscellaneous/version.js';
 import * as settings from './settings/settings.js';
@@ -16,6 +24,14 @@ import * as users from './user/users.js';
 export const handlers: { readonly [O in OperationId]: Handler<O> } = {
   ...adminEmails,
   ...adminUsers,
+  ...adminRepos,
+  ...repoRepos,
+  ...repoBranches,
+  ...repoTopics,
+  ...repoCollaborators,
+  ...repoStars,
+  ...userRepos,
+  ...userStarred,
   ...templates,
   ...version,
   ...settings,

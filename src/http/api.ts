@@ -46,7 +46,8 @@ const BASE_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Expose-Headers': 'X-Total-Count, Link',
 };
 
-function credentialsOf(req: IncomingMessage, query: URLSearchParams): Credentials {
+/** Credentials as Gitea reads them: query token, Authorization token/bearer/basic, sudo. */
+export function credentialsOf(req: IncomingMessage, query: URLSearchParams): Credentials {
   const auth = req.headers.authorization;
   let headerToken: string | undefined;
   let basic: Credentials['basic'];
@@ -167,6 +168,9 @@ export function createApiHandler(deps: ApiDeps) {
       if (e instanceof AppError && e.kind === 'moved' && e.redirectName) {
         headers['Location'] = redirectLocation(originalUrl, e.redirectName);
       }
+      if (e instanceof AppError && e.kind === 'moved' && e.redirectRepo) {
+        headers['Location'] = repoRedirectLocation(originalUrl, e.redirectRepo.from, e.redirectRepo.to);
+      }
       if (status >= 500) log.error('request failed', { requestId, operationId, err: e instanceof Error ? e.stack : String(e) });
       payload = JSON.stringify(er.body);
       headers['Content-Type'] = JSON_TYPE;
@@ -179,6 +183,19 @@ export function createApiHandler(deps: ApiDeps) {
       log.info('request', { requestId, method, path: originalUrl.split('?', 1)[0], operationId, status, durationMs: Math.round((performance.now() - started) * 1000) / 1000 });
     }
   };
+}
+
+/** The same request with `owner/old` replaced by `owner/new` once (Gitea's RedirectToRepo after a repository rename). */
+function repoRedirectLocation(originalUrl: string, from: string, to: string): string {
+  const [path = '', search] = originalUrl.split('?', 2);
+  // Owner and repository names need no escaping; the request may spell them in another case. The match
+  // must be whole path segments, after the /api/v1 mount.
+  const lower = path.toLowerCase();
+  const needle = `/${from.toLowerCase()}`;
+  let i = lower.indexOf(needle, lower.startsWith('/api/v1/') ? 7 : 0);
+  while (i >= 0 && i + needle.length < path.length && path[i + needle.length] !== '/') i = lower.indexOf(needle, i + 1);
+  const replaced = i < 0 ? path : `${path.slice(0, i)}/${to}${path.slice(i + needle.length)}`;
+  return replaced + (search !== undefined ? `?${search}` : '');
 }
 
 /** The same request with the old account name replaced by the new one (Gitea answers 307 after a rename). */

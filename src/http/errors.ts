@@ -29,7 +29,7 @@ export function toErrorResponse(e: unknown, rootUrl: string): ErrorResponse {
   const url = `${rootUrl}api/swagger`;
   if (e instanceof AppError) {
     const status = STATUS_BY_KIND[e.kind];
-    return { status, body: e.bare ? { message: e.message } : { message: e.message, url }, headers: e.headers };
+    return { status, body: e.bare ? { message: e.message } : { message: e.message, url, ...e.extra }, headers: e.headers };
   }
   if (isTransientDbError(e)) {
     // A busy database is the server's momentary problem, not a crash: ask the client to retry.

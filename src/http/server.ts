@@ -12,6 +12,8 @@ export interface HttpDeps {
   readonly config: Config;
   readonly log: Logger;
   readonly api: ReturnType<typeof createApiHandler>;
+  /** git smart HTTP; returns false when the request is not a git one. */
+  readonly git: (req: IncomingMessage, res: ServerResponse, url: string) => boolean;
   /** Our Swagger 2.0 description, served as /swagger.v1.json. */
   readonly swaggerJson: string;
   /** Resolves when the database answers. */
@@ -48,6 +50,7 @@ export function createRequestListener(deps: HttpDeps): (req: IncomingMessage, re
       });
       return;
     }
+    if (deps.git(req, res, url)) return;
     rest(req, res);
   };
 }

@@ -47,6 +47,8 @@ export const adminEditUser: Handler<'adminEditUser'> = async (ctx) => {
 
 export const adminDeleteUser: Handler<'adminDeleteUser'> = async (ctx) => {
   const target = await ctx.services.users.resolveAny(ctx.path.username);
+  // purge: the user's repositories go first (Gitea deletes them before the account).
+  if (ctx.query.purge && !target.isOrganization && target.id !== ctx.doer?.id) await ctx.services.repos.removeAllOwnedBy(target);
   await ctx.services.users.deleteUser(target, requireDoer(ctx), ctx.query.purge ?? false);
   return { status: 204, body: undefined };
 };

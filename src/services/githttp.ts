@@ -1,0 +1,91 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppError } from '../domain/errors.js';
+import { AccessMode } from '../domain/repo.js';
+import { missingScopes } from '../domain/scopes.js';
+import type { Actor } from '../domain/user.js';
+import * as reposDb from '../db/repos.js';
+import { listBranches } from '../git/branches.js';
+import { countCommits, repoSizeBytes, setHead } from '../git/repo.js';
+import { advertiseRefs, serviceRpc, type GitService } from '../git/smarthttp.js';
+import { unixNow, type ServiceDeps } from './context.js';
+import type { RepoAccess, RepoService } from './repos.js';
+
+/** git clone/fetch/push over smart HTTP: who may do what, and what a push changes in the database. */
+export function createGitHttpService(deps: ServiceDeps, repos: RepoService) {
+  /**
+   * Resolves the repository for a git client and checks the right to run `service`. Anonymous callers
+   * who may not proceed get 401 (git then asks for credentials); signed-in callers get 404 for what they
+   * cannot see, so a private repository and a missing one look the same.
+   */
+  async function authorize(owner: string, repo: string, service: GitService, actor: Actor): Promise<RepoAccess> {
+    const write = service === 'git-receive-pack';
+    let access: RepoAccess;
+    try {
+      // git clients are served a renamed repository under its old name (no redirect to follow).
+      access = await repos.resolve(owner, repo, actor, { followRedirect: true });
+    } catch (e) {
+      if (!actor.user && e instanceof AppError && e.kind === 'not_found') throw new AppError('unauthorized', 'authentication required');
+      throw e;
+    }
+    if (actor.scopes) {
+      const missing = missingScopes(actor.scopes, ['repository'], write ? 'write' : 'read');
+      if (missing.length) throw new AppError('forbidden', `token does not have at least one of required scope(s): [${missing.join(', ')}]`);
+    }
+    if (write) {
+      if (!actor.user) throw new AppError('unauthorized', 'authentication required');
+      if (access.mode < AccessMode.write) throw new AppError('forbidden', 'User permission denied');
+      if (access.repo.isArchived) throw new AppError('forbidden', 'repo is archived');
+      if (access.repo.isMirror) throw new AppError('forbidden', 'mirror repository is read-only');
+    }
+    return access;
+  }
+
+  const advertise = (access: RepoAccess, service: GitService, protocol: string | undefined, res: ServerResponse) =>
+    advertiseRefs(repos.repoPath(access.repo.id), service, protocol, res);
+
+  async function rpc(access: RepoAccess, service: GitService, protocol: string | undefined, actor: Actor, req: IncomingMessage, res: ServerResponse) {
+    // The post-push update runs before the response ends, so that once `git push` returns the API shows it.
+    const beforeEnd =
+      service === 'git-receive-pack'
+        ? async (code: number | null) => {
+            if (code !== 0) return;
+            await afterPush(access).catch((e: unknown) => deps.log.error('post-push update failed', { repoId: access.repo.id, err: String(e) }));
+          }
+        : undefined;
+    return serviceRpc(
+      repos.repoPath(access.repo.id),
+      service,
+      req,
+      res,
+      protocol,
+      { ANVIL_PUSHER_ID: String(actor.user?.id ?? 0), ANVIL_REPO_ID: String(access.repo.id) },
+      { beforeEnd },
+    );
+  }
+
+  /**
+   * After a push: the repository is no longer empty, an empty repository's default branch follows what was
+   * pushed when its configured one was not, and size and commit count are stored so that reads need no git.
+   */
+  async function afterPush(access: RepoAccess): Promise<void> {
+    const path = repos.repoPath(access.repo.id);
+    const branches = await listBranches(path);
+    let defaultBranch = access.repo.defaultBranch;
+    if (branches.length > 0 && !branches.some((b) => b.name === defaultBranch)) {
+      defaultBranch = branches[0]!.name;
+      await setHead(path, defaultBranch);
+    }
+    const [size, numCommits] = await Promise.all([repoSizeBytes(path), branches.length ? countCommits(path, `refs/heads/${defaultBranch}`) : Promise.resolve(0)]);
+    await reposDb.updateRepo(deps.db, access.repo.id, {
+      isEmpty: branches.length === 0,
+      defaultBranch,
+      size,
+      numCommits,
+      updatedUnix: unixNow(deps),
+    });
+  }
+
+  return { authorize, advertise, rpc };
+}
+
+export type GitHttpService = ReturnType<typeof createGitHttpService>;

@@ -1,0 +1,330 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppError, notFound } from '../domain/errors.js';
+import { AccessMode, DEFAULT_REPO_SETTINGS, repoNameProblem, type RepoSettings, type RepoWithOwner, type Repository } from '../domain/repo.js';
+import { canSeeUser, type Actor, type User } from '../domain/user.js';
+import { isUniqueViolation } from '../db/index.js';
+import * as reposDb from '../db/repos.js';
+import * as usersDb from '../db/users.js';
+import { branchRef, isValidBranchName } from '../git/refs.js';
+import { commitFiles, initBare, repoSizeBytes, resolveFullRef, setHead, supportsSha256 } from '../git/repo.js';
+import { getGitignore, getLabelTemplate, getLicense } from '../templates/index.js';
+import { unixNow, type ServiceDeps } from './context.js';
+import type { Paging } from './paging.js';
+
+export interface CreateRepoInput {
+  readonly name: string;
+  readonly description?: string | undefined;
+  readonly private?: boolean | undefined;
+  readonly autoInit?: boolean | undefined;
+  readonly gitignores?: string | undefined;
+  readonly license?: string | undefined;
+  readonly readme?: string | undefined;
+  readonly issueLabels?: string | undefined;
+  readonly defaultBranch?: string | undefined;
+  readonly template?: boolean | undefined;
+  readonly trustModel?: string | undefined;
+  readonly objectFormatName?: string | undefined;
+}
+
+export interface EditRepoInput {
+  readonly name?: string | undefined;
+  readonly description?: string | undefined;
+  readonly website?: string | undefined;
+  readonly private?: boolean | undefined;
+  readonly template?: boolean | undefined;
+  readonly archived?: boolean | undefined;
+  readonly defaultBranch?: string | undefined;
+  readonly settings?: Partial<RepoSettings>;
+}
+
+/** A repository the caller may see, with the caller's access mode on it. */
+export interface RepoAccess extends RepoWithOwner {
+  readonly mode: number;
+}
+
+const TRUST_MODELS = ['default', 'collaborator', 'committer', 'collaboratorcommitter'];
+
+export function createRepoService(deps: ServiceDeps) {
+  const { db, config } = deps;
+  const root = config.repository.root;
+
+  /** Repositories live on disk by id, so renames of owners and repositories never move directories. */
+  const repoPath = (id: number) => join(root, `${id}.git`);
+
+  /** The caller's access mode (Gitea's perm.AccessMode): owner and site admins 4, collaborators their mode, public 1. */
+  async function accessMode(repo: Repository, owner: User, user: User | null): Promise<number> {
+    if (user) {
+      if (user.id === owner.id || user.isAdmin) return AccessMode.owner;
+      const collab = await reposDb.getCollaboratorMode(db, repo.id, user.id);
+      if (collab > 0) return collab;
+    }
+    if (!repo.isPrivate && canSeeUser(owner, user)) return AccessMode.read;
+    return AccessMode.none;
+  }
+
+  /**
+   * Looks up owner/repo for the caller. Invisible repositories are 404 (never 403), whatever the reason;
+   * a public-only token never reaches a private repository.
+   */
+  async function resolve(ownerName: string, repoName: string, actor: Actor, opts: { followRedirect?: boolean } = {}): Promise<RepoAccess> {
+    const owner = await usersDb.getUserByName(db, ownerName);
+    if (!owner) throw notFound();
+    const repo = await reposDb.getRepoByName(db, owner.id, repoName);
+    if (repo) return checkAccess(repo, owner, actor);
+    const redirectId = await reposDb.getRepoRedirect(db, owner.id, repoName.toLowerCase());
+    const target = redirectId === undefined ? undefined : await reposDb.getRepoById(db, redirectId);
+    const targetOwner = target && (target.ownerId === owner.id ? owner : await usersDb.getUserById(db, target.ownerId));
+    if (!target || !targetOwner) throw notFound();
+    // Unlike Gitea, the new name is revealed only to those who may see the repository.
+    const access = await checkAccess(target, targetOwner, actor);
+    if (opts.followRedirect) return access;
+    // Gitea's API answers 307 to the same request under the new name (RedirectToRepo).
+    throw new AppError('moved', 'moved permanently', {
+      redirectRepo: { from: `${ownerName}/${repoName}`, to: `${targetOwner.name}/${target.name}` },
+    });
+  }
+
+  async function checkAccess(repo: Repository, owner: User, actor: Actor): Promise<RepoAccess> {
+    const mode = await accessMode(repo, owner, actor.user);
+    if (mode === AccessMode.none) throw notFound();
+    if (actor.scopes?.publicOnly && (repo.isPrivate || owner.visibility !== 'public')) {
+      throw new AppError('forbidden', 'token scope is limited to public repos');
+    }
+    return { repo, owner, mode };
+  }
+
+  async function resolveById(id: number, actor: Actor): Promise<RepoAccess> {
+    const repo = await reposDb.getRepoById(db, id);
+    if (!repo) throw notFound();
+    const owner = await usersDb.getUserById(db, repo.ownerId);
+    if (!owner) throw notFound();
+    return checkAccess(repo, owner, actor);
+  }
+
+  function initialFiles(input: CreateRepoInput, repoName: string, owner: User): { path: string; content: string }[] {
+    const files: { path: string; content: string }[] = [];
+    files.push({ path: 'README.md', content: `# ${repoName}\n\n${input.description ?? ''}\n` });
+    if (input.gitignores) {
+      const parts = input.gitignores.split(',').map((g) => g.trim()).filter((g) => g !== '');
+      const texts = parts.map((g) => `# ---> ${g}\n${getGitignore(g)!}\n`);
+      if (texts.length) files.push({ path: '.gitignore', content: texts.join('\n') });
+    }
+    if (input.license) {
+      const year = String(new Date(deps.clock()).getUTCFullYear());
+      const holder = owner.fullName || owner.name;
+      const text = getLicense(input.license)!
+        .replaceAll('<year>', year)
+        .replaceAll('[year]', year)
+        .replaceAll('<copyright holders>', holder)
+        .replaceAll('[fullname]', holder)
+        .replaceAll('<owner>', holder);
+      files.push({ path: 'LICENSE', content: text });
+    }
+    return files;
+  }
+
+  /** Checks a create request completely before anything touches the disk or the database. */
+  async function validateCreate(input: CreateRepoInput): Promise<{ defaultBranch: string; objectFormat: 'sha1' | 'sha256' }> {
+    const problem = repoNameProblem(input.name);
+    if (problem) throw new AppError('validation', problem);
+    if ([...(input.description ?? '')].length > 2048) throw new AppError('validation', '[description]: MaxSize');
+    if (input.autoInit && input.readme && input.readme !== 'Default') {
+      throw new AppError('bad_request', 'readme template does not exist, available templates: [Default]');
+    }
+    for (const g of (input.gitignores ?? '').split(',').map((x) => x.trim()).filter((x) => x !== '')) {
+      if (getGitignore(g) === undefined) throw new AppError('validation', `gitignore template does not exist: ${g}`);
+    }
+    if (input.license && getLicense(input.license) === undefined) throw new AppError('validation', `license template does not exist: ${input.license}`);
+    if (input.issueLabels && getLabelTemplate(input.issueLabels) === undefined) {
+      throw new AppError('validation', `label template does not exist: ${input.issueLabels}`);
+    }
+    const defaultBranch = input.defaultBranch?.trim() || config.repository.defaultBranch;
+    if (!isValidBranchName(defaultBranch)) throw new AppError('validation', `invalid default branch name: ${defaultBranch}`);
+    if (input.trustModel && !TRUST_MODELS.includes(input.trustModel)) throw new AppError('validation', `invalid trust model: ${input.trustModel}`);
+    const fmt = input.objectFormatName || 'sha1';
+    if (fmt !== 'sha1' && fmt !== 'sha256') throw new AppError('validation', `unsupported object format: ${fmt}`);
+    if (fmt === 'sha256' && !(await supportsSha256())) throw new AppError('validation', 'the git on this server cannot create sha256 repositories');
+    return { defaultBranch, objectFormat: fmt };
+  }
+
+  /**
+   * Creates a repository for `owner`. Order keeps failures clean: the git directory is prepared under a
+   * temporary name, the row is inserted (the unique index decides concurrent creates), and only then is
+   * the directory moved to its final, id-based place. A failure at any step removes what was made.
+   */
+  async function create(doer: User, owner: User, input: CreateRepoInput): Promise<RepoAccess> {
+    const { defaultBranch, objectFormat } = await validateCreate(input);
+    if (await reposDb.getRepoByName(db, owner.id, input.name)) throw new AppError('conflict', 'The repository with the same name already exists.');
+    const tmp = join(root, '.tmp', `${randomUUID()}.git`);
+    await mkdir(join(root, '.tmp'), { recursive: true });
+    let id: number | undefined;
+    try {
+      await initBare(tmp, { defaultBranch, objectFormat });
+      let numCommits = 0;
+      if (input.autoInit) {
+        const when = new Date(deps.clock());
+        await commitFiles(tmp, {
+          branch: defaultBranch,
+          parent: null,
+          files: initialFiles(input, input.name, owner),
+          message: 'Initial commit',
+          author: { name: doer.fullName || doer.name, email: doer.email, when },
+        });
+        numCommits = 1;
+      }
+      const settings: RepoSettings = { ...DEFAULT_REPO_SETTINGS, issueLabels: input.issueLabels ?? '' };
+      const now = unixNow(deps);
+      try {
+        id = await db.transaction().execute(async (trx) => {
+          const newId = await reposDb.insertRepo(
+            trx,
+            owner.id,
+            {
+              name: input.name,
+              description: input.description ?? '',
+              defaultBranch,
+              objectFormatName: objectFormat,
+              trustModel: input.trustModel || 'default',
+              isPrivate: input.private ?? false,
+              isTemplate: input.template ?? false,
+              isEmpty: !input.autoInit,
+              numCommits,
+              settings,
+            },
+            now,
+          );
+          await reposDb.deleteRepoRedirect(trx, owner.id, input.name.toLowerCase());
+          await reposDb.refreshOwnerRepoCount(trx, owner.id);
+          return newId;
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw new AppError('conflict', 'The repository with the same name already exists.');
+        throw e;
+      }
+      await rename(tmp, repoPath(id));
+      const size = await repoSizeBytes(repoPath(id)).catch(() => 0);
+      if (size) await reposDb.updateRepo(db, id, { size });
+    } catch (e) {
+      await rm(tmp, { recursive: true, force: true }).catch(() => {});
+      if (id !== undefined) {
+        await rm(repoPath(id), { recursive: true, force: true }).catch(() => {});
+        await db
+          .transaction()
+          .execute(async (trx) => {
+            await reposDb.deleteRepoRow(trx, id!);
+            await reposDb.refreshOwnerRepoCount(trx, owner.id);
+          })
+          .catch(() => {});
+      }
+      throw e;
+    }
+    const repo = (await reposDb.getRepoById(db, id))!;
+    return { repo, owner, mode: AccessMode.owner };
+  }
+
+  /** Deletes the row first (the repository disappears at once), then its directory. */
+  async function remove(access: RepoAccess): Promise<void> {
+    // Gitea's reqOwner guard: admin collaborators may not delete either.
+    if (access.mode < AccessMode.owner) throw new AppError('forbidden', 'user should be the owner of the repo');
+    await db.transaction().execute(async (trx) => {
+      await reposDb.deleteRepoRow(trx, access.repo.id);
+      await reposDb.refreshOwnerRepoCount(trx, access.owner.id);
+    });
+    await rm(repoPath(access.repo.id), { recursive: true, force: true });
+  }
+
+  async function edit(access: RepoAccess, input: EditRepoInput): Promise<RepoAccess> {
+    if (access.mode < AccessMode.admin) {
+      throw new AppError('forbidden', 'user should be an owner or a collaborator with admin write of a repository');
+    }
+    const { repo, owner } = access;
+    const changes: reposDb.RepoFields = { updatedUnix: unixNow(deps) };
+    let renamedFrom: string | undefined;
+    if (input.name !== undefined && input.name !== repo.name) {
+      const problem = repoNameProblem(input.name);
+      if (problem) throw new AppError('validation', problem);
+      // Gitea answers with the error's own text (ErrRepoAlreadyExist), not its "repo name is already taken" title.
+      const existing = await reposDb.getRepoByName(db, owner.id, input.name);
+      if (existing && existing.id !== repo.id) throw new AppError('validation', `repository already exists [uname: ${owner.name}, name: ${input.name}]`);
+      changes.name = input.name;
+      if (input.name.toLowerCase() !== repo.lowerName) renamedFrom = repo.lowerName;
+    }
+    if (input.description !== undefined) {
+      if ([...input.description].length > 2048) throw new AppError('validation', '[description]: MaxSize');
+      changes.description = input.description;
+    }
+    if (input.website !== undefined) changes.website = input.website;
+    if (input.private !== undefined) changes.isPrivate = input.private;
+    if (input.template !== undefined) changes.isTemplate = input.template;
+    if (input.archived !== undefined && input.archived !== repo.isArchived) {
+      if (repo.isMirror && input.archived) throw new AppError('validation', 'repo is a mirror, cannot archive/un-archive');
+      changes.isArchived = input.archived;
+      changes.archivedUnix = input.archived ? unixNow(deps) : 0;
+    }
+    if (input.defaultBranch !== undefined && input.defaultBranch !== repo.defaultBranch) {
+      if (!isValidBranchName(input.defaultBranch)) throw new AppError('validation', `invalid default branch name: ${input.defaultBranch}`);
+      // Gitea applies it only when the repository is empty or the branch exists; otherwise it is silently ignored.
+      if (repo.isEmpty || (await resolveFullRef(repoPath(repo.id), branchRef(input.defaultBranch))) !== null) {
+        changes.defaultBranch = input.defaultBranch;
+      }
+    }
+    if (input.settings) changes.settings = { ...repo.settings, ...input.settings };
+    try {
+      await db.transaction().execute(async (trx) => {
+        await reposDb.updateRepo(trx, repo.id, changes);
+        if (renamedFrom) {
+          await reposDb.deleteRepoRedirect(trx, owner.id, input.name!.toLowerCase());
+          await reposDb.setRepoRedirect(trx, owner.id, renamedFrom, repo.id);
+        }
+      });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new AppError('validation', `repository already exists [uname: ${owner.name}, name: ${input.name ?? ''}]`);
+      throw e;
+    }
+    if (changes.defaultBranch !== undefined) await setHead(repoPath(repo.id), changes.defaultBranch);
+    return { ...access, repo: (await reposDb.getRepoById(db, repo.id))! };
+  }
+
+  /** The caller's access mode on each repository, for listings (one query per distinct owner at most). */
+  async function withAccess(repos: readonly Repository[], actor: Actor): Promise<RepoAccess[]> {
+    const ownerIds = [...new Set(repos.map((r) => r.ownerId))];
+    const owners = new Map((await usersDb.getUsersByIds(db, ownerIds)).map((u) => [u.id, u]));
+    const out: RepoAccess[] = [];
+    for (const repo of repos) {
+      const owner = owners.get(repo.ownerId);
+      if (!owner) continue;
+      out.push({ repo, owner, mode: await accessMode(repo, owner, actor.user) });
+    }
+    return out;
+  }
+
+  function viewerFilter(actor: Actor): reposDb.RepoSearch['viewer'] {
+    const user = actor.user;
+    if (user?.isAdmin && !actor.scopes?.publicOnly) return null;
+    if (!user || actor.scopes?.publicOnly) return { id: null, seeLimitedOwners: !!user && !user.isRestricted };
+    return { id: user.id, seeLimitedOwners: !user.isRestricted };
+  }
+
+  async function search(actor: Actor, q: Omit<reposDb.RepoSearch, 'viewer' | 'offset' | 'limit'>, paging: Paging) {
+    const found = await reposDb.searchRepos(db, { ...q, viewer: viewerFilter(actor), offset: paging.offset, limit: paging.limit });
+    return { repos: await withAccess(found.repos, actor), total: found.total };
+  }
+
+  /** Deletes every repository `owner` owns (admin purge of a user). */
+  async function removeAllOwnedBy(owner: User): Promise<void> {
+    for (const id of await reposDb.repoIdsOfOwner(db, owner.id)) {
+      await reposDb.deleteRepoRow(db, id);
+      await rm(repoPath(id), { recursive: true, force: true });
+    }
+    await reposDb.refreshOwnerRepoCount(db, owner.id);
+  }
+
+  /** A collaborator's own mode on a repository (0 when not a collaborator). */
+  const accessModeOf = (repoId: number, userId: number) => reposDb.getCollaboratorMode(db, repoId, userId);
+
+  return { repoPath, removeAllOwnedBy, resolve, resolveById, create, remove, edit, search, withAccess, accessMode, accessModeOf };
+}
+
+export type RepoService = ReturnType<typeof createRepoService>;
