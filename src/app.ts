@@ -9,6 +9,7 @@ import { handlers } from './handlers/index.js';
 import { createApiHandler } from './http/api.js';
 import { buildRouter } from './http/router.js';
 import { createRequestListener } from './http/server.js';
+import { CatFilePool } from './git/catfile.js';
 import { createGitHttpHandler } from './http/git.js';
 import { ValidatorFactory, type OperationValidator } from './http/validate.js';
 import type { OperationId } from './handlers/kit.js';
@@ -69,7 +70,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
     await database.close().catch(() => {});
     throw e;
   }
-  const services = createServices({ db: database.db, dialect: database.dialect, config, log, clock: opts.clock ?? Date.now });
+  const catFile = new CatFilePool({ maxReaders: 32 });
+  const services = createServices({ db: database.db, dialect: database.dialect, config, log, clock: opts.clock ?? Date.now, catFile });
   const api = createApiHandler({ config, log, services, router: buildRouter(operations), validators: compileValidators(), handlers });
   const git = createGitHttpHandler({ services, log });
   const server = createServer(createRequestListener({ config, log, api, git, swaggerJson: swaggerText, ping: () => database.ping() }));
@@ -96,6 +98,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
         });
         server.closeIdleConnections();
       });
+      await catFile.closeAll();
       await database.close();
     },
   };

@@ -5,6 +5,7 @@ import { loadConfig, ConfigError, type Config } from '../config/index.js';
 import { openDatabase, EXPECTED_SCHEMA_VERSION } from '../db/index.js';
 import { createLogger, type Logger } from '../log.js';
 import { createServices } from '../services/index.js';
+import { CatFilePool } from '../git/catfile.js';
 import { AppError } from '../domain/errors.js';
 import { getUserByName } from '../db/users.js';
 import { ANVIL_VERSION } from '../version.js';
@@ -174,7 +175,12 @@ async function withServices<T>(config: Config, fn: (s: ReturnType<typeof createS
   try {
     await db.migrate();
     const log = createLogger('warn', () => {});
-    return await fn(createServices({ db: db.db, dialect: db.dialect, config, log, clock: Date.now }), config);
+    const catFile = new CatFilePool({ maxReaders: 2 });
+    try {
+      return await fn(createServices({ db: db.db, dialect: db.dialect, config, log, clock: Date.now, catFile }), config);
+    } finally {
+      await catFile.closeAll();
+    }
   } finally {
     await db.close();
   }

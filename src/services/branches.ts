@@ -3,7 +3,8 @@ import { AccessMode } from '../domain/repo.js';
 import * as reposDb from '../db/repos.js';
 import { getBranch, listBranches, type GitBranch } from '../git/branches.js';
 import { isValidBranchName } from '../git/refs.js';
-import { deleteRef, resolveFullRef, resolveRefish, updateRef } from '../git/repo.js';
+import { deleteRef, RefConflictError, resolveFullRef, resolveRefish, updateRef } from '../git/repo.js';
+import { GitError } from '../git/run.js';
 import { unixNow, type ServiceDeps } from './context.js';
 import type { Paging } from './paging.js';
 import type { RepoAccess, RepoService } from './repos.js';
@@ -57,9 +58,13 @@ export function createBranchService(deps: ServiceDeps, repos: RepoService) {
     try {
       await updateRef(path, `refs/heads/${name}`, resolved.sha, null);
     } catch (e) {
-      if ((e as Error).name === 'RefConflictError') throw new AppError('conflict', 'The branch already exists.');
-      // A name that collides with an existing directory of refs (a/b vs a) is refused by git.
-      throw new AppError('conflict', 'The branch with the same name already exists.');
+      if (e instanceof RefConflictError) throw new AppError('conflict', 'The branch already exists.');
+      // A name that collides with an existing directory of refs (a/b vs a) is refused by git; anything else
+      // (disk, permissions) is a real failure and stays one.
+      if (e instanceof GitError && /cannot lock ref|exists; cannot create|is a directory|File exists/i.test(e.stderr)) {
+        throw new AppError('conflict', 'The branch with the same name already exists.');
+      }
+      throw e;
     }
     await reposDb.updateRepo(deps.db, access.repo.id, { updatedUnix: unixNow(deps) });
     return (await getBranch(path, name))!;

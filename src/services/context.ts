@@ -1,6 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { Db, DialectName } from '../db/index.js';
 import type { Logger } from '../log.js';
+import type { CatFilePool } from '../git/catfile.js';
 
 /** What every service factory receives from app.ts. */
 export interface ServiceDeps {
@@ -10,6 +11,8 @@ export interface ServiceDeps {
   readonly log: Logger;
   /** Milliseconds since the epoch; tests may pass a fixed clock. */
   readonly clock: () => number;
+  /** Long-lived `git cat-file --batch` readers, shared by every service that reads git objects. */
+  readonly catFile: CatFilePool;
 }
 
 export const unixNow = (deps: ServiceDeps): number => Math.floor(deps.clock() / 1000);

@@ -232,6 +232,7 @@ export function createRepoService(deps: ServiceDeps) {
       await reposDb.deleteRepoRow(trx, access.repo.id);
       await reposDb.refreshOwnerRepoCount(trx, access.owner.id);
     });
+    await deps.catFile.close(repoPath(access.repo.id));
     await rm(repoPath(access.repo.id), { recursive: true, force: true });
   }
 
@@ -316,6 +317,7 @@ export function createRepoService(deps: ServiceDeps) {
   async function removeAllOwnedBy(owner: User): Promise<void> {
     for (const id of await reposDb.repoIdsOfOwner(db, owner.id)) {
       await reposDb.deleteRepoRow(db, id);
+      await deps.catFile.close(repoPath(id));
       await rm(repoPath(id), { recursive: true, force: true });
     }
     await reposDb.refreshOwnerRepoCount(db, owner.id);
