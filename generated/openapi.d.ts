@@ -399,6 +399,346 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/commits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the commits of a repository, newest first.
+         * @description Needs read access to the code. Starts at `sha` (a branch, tag or commit; default the default branch), optionally only commits touching `path` and not reachable from `not`. At most 50 per page. Sets X-Total-Count, Link and the legacy X-Page, X-PerPage, X-Total, X-PageCount and X-HasMore headers. An empty repository answers 409; an unknown `sha` or `not` 404; a path no commit touched 404.
+         */
+        get: operations["repoGetAllCommits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/commits/{ref}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the combined status of a branch, tag or commit.
+         * @description Needs read access to the code. The latest status of each context (paged) and the worst of their states; X-Total-Count is the number of contexts. An unknown ref, or a commit without statuses, answers an object with zero values.
+         */
+        get: operations["repoGetCombinedStatusByRef"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/commits/{ref}/statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the combined status of a branch, tag or commit (same as /commits/{ref}/status).
+         * @description Needs read access to the code. Answers the combined status object, as the mission's contract says (Gitea 1.22 answers the list of statuses here; that list is at /statuses/{sha}).
+         */
+        get: operations["repoListStatusesByRef"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/commits/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a single commit (same as /git/commits/{sha}).
+         * @description Needs read access to the code. Anvil's addition to Gitea's API: the same answer as repoGetSingleCommit. 422 when `sha` cannot be a ref or commit name, 404 when it names no commit.
+         */
+        get: operations["repoGetSingleCommitByPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/contents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the entries of the root directory.
+         * @description Needs read access to the code. An empty repository gives an empty list. Entries carry no content.
+         */
+        get: operations["repoGetContentsList"];
+        put?: never;
+        /**
+         * Create, update and delete several files in one commit.
+         * @description Needs write access to the code; 423 on an archived repository. Commits onto `branch` (the default branch when absent), or onto `new_branch` started from it, with the caller as author and committer unless others are given. On an empty repository the first commit creates the branch. Updates and deletes need the file's current `sha`.
+         */
+        post: operations["repoChangeFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/contents/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file, link or submodule entry, or the entries of a directory.
+         * @description Needs read access to the code. A file comes with its base64-encoded content; a directory gives an array of entries without content. An empty repository gives an empty list.
+         */
+        get: operations["repoGetContents"];
+        /**
+         * Update (and optionally move) a file.
+         * @description Needs write access to the code; 423 on an archived repository. Commits onto `branch` (the default branch when absent), or onto `new_branch` started from it, with the caller as author and committer unless others are given. On an empty repository the first commit creates the branch. `sha` must be the file's current blob id (422 otherwise).
+         */
+        put: operations["repoUpdateFile"];
+        /**
+         * Create a file.
+         * @description Needs write access to the code; 423 on an archived repository. Commits onto `branch` (the default branch when absent), or onto `new_branch` started from it, with the caller as author and committer unless others are given. On an empty repository the first commit creates the branch. 422 when the path exists or is refused (absolute, `..`, a `.git` component).
+         */
+        post: operations["repoCreateFile"];
+        /**
+         * Delete a file.
+         * @description Needs write access to the code; 423 on an archived repository. Commits onto `branch` (the default branch when absent), or onto `new_branch` started from it, with the caller as author and committer unless others are given. On an empty repository the first commit creates the branch. `sha` must be the file's current blob id (400 otherwise); a missing file is 404.
+         */
+        delete: operations["repoDeleteFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/forks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the forks of a repository.
+         * @description Lists only the forks the caller may see, oldest first. Sets the X-Total-Count header.
+         */
+        get: operations["listForks"];
+        put?: never;
+        /**
+         * Fork a repository.
+         * @description Needs read access to the code. The fork copies every branch and tag, the default branch and the description; it is private when the source is private or its owner is private. Answers 202 with the new repository. An unknown organization is 422; a second fork of the same repository by the same owner, or a taken name, is 409.
+         */
+        post: operations["createFork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/git/blobs/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a git blob with its content in base64.
+         * @description Needs read access to the code. The sha must be a full object id; an unknown or malformed one is 400. The content is empty when the blob is larger than the API blob size limit (10 MiB).
+         */
+        get: operations["GetBlob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/git/commits/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a single commit.
+         * @description Needs read access to the code. 422 when `sha` cannot be a ref or commit name, 404 when it names no commit.
+         */
+        get: operations["repoGetSingleCommit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/git/commits/{sha}.{diffType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the diff or the patch of a commit, as plain text.
+         * @description Needs read access to the code. `diff` compares the commit with its first parent; `patch` is in `git format-patch` form. 404 when the commit does not exist. A commit name with a dot that does not end in .diff or .patch (a tag v1.2) is answered like repoGetSingleCommit, in JSON.
+         */
+        get: operations["repoDownloadCommitDiffOrPatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/git/refs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every ref of a repository.
+         * @description Needs read access to the code. Sorted by name; 404 when the repository has no refs.
+         */
+        get: operations["repoListAllGitRefs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/git/refs/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the refs whose names start with refs/ followed by the given text.
+         * @description Needs read access to the code. The text is a plain prefix (heads/ma matches refs/heads/main). When exactly one ref matches and its name equals the prefix, the answer is that Reference object instead of a list, as Gitea answers. 404 when nothing matches.
+         */
+        get: operations["repoListGitRefs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/git/tags/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an annotated tag object.
+         * @description Needs read access to the code. Only annotated tags are tag objects: the id of a lightweight tag (a commit), an unknown or a malformed id is 400.
+         */
+        get: operations["GetAnnotatedTag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/git/trees/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a git tree.
+         * @description Needs read access to the code. The sha may name a tree, a commit, a tag, or a branch or tag by name; it is resolved to its tree. Entries are paged with page and per_page (default and maximum 1000); truncated tells whether entries follow. An unknown sha is 400. Sets the X-Total-Count header.
+         */
+        get: operations["GetTree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/media/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the raw content of a file, or of the LFS object it points to.
+         * @description Needs read access to the code. Without `ref`, the leading segments of the path are tried as a branch, then a tag, then a full commit id, and the default branch is used when none matches. Missing paths, directories and submodules are 404. Content-Type comes from the content and the extension, but active content (HTML, JavaScript, XML...) is served as text/plain and SVG with a sandboxing Content-Security-Policy; X-Content-Type-Options is nosniff. ETag is the blob id (If-None-Match gives 304); a single `Range: bytes=start-end` or `bytes=start-` gives 206, an unsatisfiable start 416 and an end before the start 400. Anvil has no LFS store yet, so this serves the file exactly like the raw endpoint.
+         */
+        get: operations["repoGetRawFileOrLFS"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/raw/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the raw content of a file.
+         * @description Needs read access to the code. Without `ref`, the leading segments of the path are tried as a branch, then a tag, then a full commit id, and the default branch is used when none matches. Missing paths, directories and submodules are 404. Content-Type comes from the content and the extension, but active content (HTML, JavaScript, XML...) is served as text/plain and SVG with a sandboxing Content-Security-Policy; X-Content-Type-Options is nosniff. ETag is the blob id (If-None-Match gives 304); a single `Range: bytes=start-end` or `bytes=start-` gives 206, an unsatisfiable start 416 and an end before the start 400. LFS pointers are served as they are.
+         */
+        get: operations["repoGetRawFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/stargazers": {
         parameters: {
             query?: never;
@@ -414,6 +754,78 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/statuses/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every status of a commit.
+         * @description Needs read access to the code. `sha` may also be a branch or tag name. All statuses, not only the latest of each context; newest first unless `sort` says otherwise. Sets X-Total-Count and Link.
+         */
+        get: operations["repoListStatuses"];
+        put?: never;
+        /**
+         * Record a status for a commit.
+         * @description Needs write access to the code. `sha` may also be a branch or tag name; the status is stored for the commit it names (404 when it names none).
+         */
+        post: operations["repoCreateStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's tags.
+         * @description Needs read access to the code. Newest first (by the date of the tagged commit for annotated tags, as git sorts -*creatordate). Sets the X-Total-Count header.
+         */
+        get: operations["repoListTags"];
+        put?: never;
+        /**
+         * Create a tag.
+         * @description Needs write access to the code. With a message the tag is annotated, tagged by the caller; without, it is lightweight. The target (a branch, tag or commit) defaults to the default branch; an unknown target is 404, an existing tag 409, an invalid tag name 422, an archived repository 423.
+         */
+        post: operations["repoCreateTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tag by name.
+         * @description Needs read access to the code.
+         */
+        get: operations["repoGetTag"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag.
+         * @description Needs write access to the code. An unknown tag is 404, an archived repository 423.
+         */
+        delete: operations["repoDeleteTag"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1040,6 +1452,24 @@ export interface components {
             /** @description One of read, write or admin; write when absent. */
             permission?: string;
         };
+        /** @description An annotated tag object. */
+        AnnotatedTag: {
+            /** @description The tag message as stored. */
+            message?: string;
+            object?: components["schemas"]["AnnotatedTagObject"];
+            sha?: string;
+            /** @description The tag's name. */
+            tag?: string;
+            tagger?: components["schemas"]["CommitUser"];
+            url?: string;
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description The commit an annotated tag points at. */
+        AnnotatedTagObject: {
+            sha?: string;
+            type?: string;
+            url?: string;
+        };
         /** @description Error body returned by failing requests. */
         APIError: {
             /** @description Human-readable explanation of the failure. */
@@ -1061,6 +1491,162 @@ export interface components {
             user_can_merge?: boolean;
             user_can_push?: boolean;
         };
+        /** @description One change of a ChangeFilesOptions request. */
+        ChangeFileOperation: {
+            /** @description New content, base64-encoded (create and update). */
+            content?: string;
+            /** @description For an update, move the file from this path to path. */
+            from_path?: string;
+            /** @enum {string} */
+            operation: "create" | "update" | "delete";
+            /** @description The file's path in the repository. */
+            path: string;
+            /** @description The current blob id of the file; required for update and delete. */
+            sha?: string;
+        };
+        /** @description Input for creating, updating and deleting several files in one commit. */
+        ChangeFilesOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description The branch to change; the default branch when absent. */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description The changes, applied in order. */
+            files: components["schemas"]["ChangeFileOperation"][];
+            /** @description The commit message; a message naming the changed files when absent. */
+            message?: string;
+            /** @description Commit onto this new branch, started from branch, instead of onto branch itself. */
+            new_branch?: string;
+            /** @description Append a Signed-off-by trailer naming the committer. */
+            signoff?: boolean;
+        };
+        /** @description The latest status of each context of a commit and their combined state (the worst of them). Without any status every field has its zero value: statuses null and no repository (Gitea sends null). */
+        CombinedStatus: {
+            commit_url?: string;
+            repository?: components["schemas"]["Repository"];
+            sha?: string;
+            state?: components["schemas"]["CommitStatusState"];
+            statuses?: components["schemas"]["CommitStatus"][] | null;
+            /** Format: int64 */
+            total_count?: number;
+            url?: string;
+        };
+        /** @description A commit in the context of a repository. author and committer are the accounts whose e-mail addresses match the commit's author and committer, left out when none does (Gitea sends null); files, stats and commit.verification are left out when not asked for. */
+        Commit: {
+            author?: components["schemas"]["User"];
+            commit?: components["schemas"]["RepoCommit"];
+            committer?: components["schemas"]["User"];
+            /**
+             * Format: date-time
+             * @description The committer's date.
+             */
+            created?: string;
+            /** @description Files the commit changed compared with its first parent. */
+            files?: components["schemas"]["CommitAffectedFiles"][] | null;
+            html_url?: string;
+            parents?: components["schemas"]["CommitMeta"][];
+            sha?: string;
+            stats?: components["schemas"]["CommitStats"];
+            url?: string;
+        };
+        /** @description A file a commit changed. */
+        CommitAffectedFiles: {
+            filename?: string;
+            /** @description added, removed or modified. */
+            status?: string;
+        };
+        /** @description Dates to record as the author's and the committer's; the current time when absent. */
+        CommitDateOptions: {
+            /** Format: date-time */
+            author?: string;
+            /** Format: date-time */
+            committer?: string;
+        };
+        /** @description The commit a tag points at. */
+        CommitMeta: {
+            /**
+             * Format: date-time
+             * @description When the tag was made (the tagger's date; the committer's date for a lightweight tag).
+             */
+            created?: string;
+            sha?: string;
+            url?: string;
+        };
+        /** @description Lines a commit added and deleted (binary files count nothing). */
+        CommitStats: {
+            /** Format: int64 */
+            additions?: number;
+            /** Format: int64 */
+            deletions?: number;
+            /**
+             * Format: int64
+             * @description additions plus deletions.
+             */
+            total?: number;
+        };
+        /** @description One status reported for a commit, e.g. by a CI system. */
+        CommitStatus: {
+            /** @description What reported the status; the latest status of each context counts for the combined state. */
+            context?: string;
+            /** Format: date-time */
+            created_at?: string;
+            creator?: components["schemas"]["User"];
+            description?: string;
+            /**
+             * Format: int64
+             * @description Number of the status among the statuses of the same commit (1, 2, ...).
+             */
+            id?: number;
+            status?: components["schemas"]["CommitStatusState"];
+            target_url?: string;
+            /** Format: date-time */
+            updated_at?: string;
+            url?: string;
+        };
+        /** @description The state of a commit status: pending, success, error, failure or warning. */
+        CommitStatusState: string;
+        /** @description A person named in a commit or tag, with the date recorded for them. */
+        CommitUser: {
+            date?: string;
+            /** Format: email */
+            email?: string;
+            name?: string;
+        };
+        /** @description An entry of a repository's tree at a commit: a file, a directory, a symbolic link or a submodule. Fields that do not apply to the entry's type are null. */
+        ContentsResponse: {
+            _links?: components["schemas"]["FileLinksResponse"];
+            /** @description The file's content, base64-encoded; null for other types and in directory listings. */
+            content?: string | null;
+            /** @description Web address of the raw content; null for a submodule. */
+            download_url?: string | null;
+            /** @description "base64" when content is set, otherwise null. */
+            encoding?: string | null;
+            /** @description API address of the git object (blob or tree); null for a submodule. */
+            git_url?: string | null;
+            /** @description Web page of the entry; null for a submodule. */
+            html_url?: string | null;
+            /** @description The commit the entry was read at (the resolved ref). Anvil does not walk history to find the last commit that changed the entry. */
+            last_commit_sha?: string;
+            name?: string;
+            path?: string;
+            /** @description Object id of the blob, tree or submodule commit. */
+            sha?: string;
+            /**
+             * Format: int64
+             * @description Size in bytes of a file or link target; 0 for directories and submodules.
+             */
+            size?: number;
+            /** @description The submodule's URL from .gitmodules; null for other types. */
+            submodule_git_url?: string | null;
+            /** @description A symbolic link's target; null for other types. */
+            target?: string | null;
+            /** @description file, dir, symlink or submodule. */
+            type?: string;
+            /** @description API address of this entry at the requested ref. */
+            url?: string;
+        };
+        /** @description A ContentsResponse object for a file, symbolic link or submodule, or an array of ContentsResponse (without content) for a directory. */
+        ContentsResponseOrList: components["schemas"]["ContentsResponse"];
         /** @description Input for creating a personal access token. */
         CreateAccessTokenOption: {
             /** @description Name of the token, unique per user. */
@@ -1081,6 +1667,29 @@ export interface components {
         CreateEmailOption: {
             /** @description Addresses to add. */
             emails?: string[];
+        };
+        /** @description Input for creating a file. Author and committer are optional: one given is used for both, and the caller is used when neither is. */
+        CreateFileOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description The branch to change; the default branch when absent. */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            /** @description The file's content, base64-encoded. */
+            content: string;
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description The commit message; a message naming the changed files when absent. */
+            message?: string;
+            /** @description Commit onto this new branch, started from branch, instead of onto branch itself. */
+            new_branch?: string;
+            /** @description Append a Signed-off-by trailer naming the committer. */
+            signoff?: boolean;
+        };
+        /** @description Where to fork a repository to. */
+        CreateForkOption: {
+            /** @description Name of the fork; the source repository's name when absent. */
+            name?: string;
+            /** @description Organization that will own the fork; the caller when absent. */
+            organization?: string;
         };
         /** @description Input for adding an SSH public key. */
         CreateKeyOption: {
@@ -1123,6 +1732,22 @@ export interface components {
              */
             trust_model?: "" | "default" | "collaborator" | "committer" | "collaboratorcommitter";
         };
+        /** @description A status to record for a commit. */
+        CreateStatusOption: {
+            context?: string;
+            description?: string;
+            /** @enum {string} */
+            state?: "pending" | "success" | "error" | "failure" | "warning";
+            target_url?: string;
+        };
+        /** @description A tag to create. */
+        CreateTagOption: {
+            /** @description With a message the tag is annotated (tagged by the caller); without, lightweight. */
+            message?: string;
+            tag_name: string;
+            /** @description Branch, tag or commit the tag points at; the default branch when empty. */
+            target?: string;
+        };
         /** @description Input for creating a user account as an administrator. */
         CreateUserOption: {
             /**
@@ -1154,6 +1779,22 @@ export interface components {
         DeleteEmailOption: {
             /** @description Addresses to remove. */
             emails?: string[];
+        };
+        /** @description Input for deleting a file. sha must be the current blob id of the file. */
+        DeleteFileOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description The branch to change; the default branch when absent. */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description The commit message; a message naming the changed files when absent. */
+            message?: string;
+            /** @description Commit onto this new branch, started from branch, instead of onto branch itself. */
+            new_branch?: string;
+            /** @description The blob id of the file being deleted. */
+            sha: string;
+            /** @description Append a Signed-off-by trailer naming the committer. */
+            signoff?: boolean;
         };
         /** @description Changes to a repository; only the fields that are present are applied. */
         EditRepoOption: {
@@ -1270,6 +1911,47 @@ export interface components {
             /** @description Address of the wiki (http or https). */
             external_wiki_url?: string;
         };
+        /** @description The commit a file change produced. */
+        FileCommitResponse: {
+            author?: components["schemas"]["CommitUser"];
+            committer?: components["schemas"]["CommitUser"];
+            /**
+             * Format: date-time
+             * @description The committer's date.
+             */
+            created?: string;
+            html_url?: string;
+            message?: string;
+            parents?: components["schemas"]["CommitMeta"][];
+            sha?: string;
+            tree?: components["schemas"]["CommitMeta"];
+            url?: string;
+        };
+        /** @description The commit that deleted a file; content is always null. */
+        FileDeleteResponse: {
+            commit?: components["schemas"]["FileCommitResponse"];
+            /** @description Always null. */
+            content?: unknown;
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description Addresses of a tree entry. */
+        FileLinksResponse: {
+            git?: string | null;
+            html?: string | null;
+            self?: string;
+        };
+        /** @description A file after it was created or updated, with the commit that did it. */
+        FileResponse: {
+            commit?: components["schemas"]["FileCommitResponse"];
+            content?: components["schemas"]["ContentsResponse"];
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description The files a change touched, in request order (null for a deleted file), with the commit. */
+        FilesResponse: {
+            commit?: components["schemas"]["FileCommitResponse"];
+            files?: components["schemas"]["ContentsResponse"][];
+            verification?: components["schemas"]["PayloadCommitVerification"];
+        };
         /** @description API limits of this instance. */
         GeneralAPISettings: {
             /**
@@ -1334,11 +2016,67 @@ export interface components {
             /** @description Theme used when a user has not picked one. */
             default_theme?: string;
         };
+        /** @description A git blob with its content in base64. */
+        GitBlobResponse: {
+            /** @description The content in base64; empty when the blob is larger than the API's blob size limit. */
+            content?: string;
+            encoding?: string;
+            sha?: string;
+            /** Format: int64 */
+            size?: number;
+            url?: string;
+        };
+        /** @description An entry of a git tree. */
+        GitEntry: {
+            /** @description Six octal digits, such as 100644 or 040000. */
+            mode?: string;
+            /** @description The name, or the path below the listed tree in a recursive listing. */
+            path?: string;
+            sha?: string;
+            /**
+             * Format: int64
+             * @description Size of a blob in bytes; 0 for trees and submodules.
+             */
+            size?: number;
+            /** @description blob, tree or commit (a submodule). */
+            type?: string;
+            /** @description API address of the blob or tree; empty for a submodule. */
+            url?: string;
+        };
         /** @description A gitignore template and its content. */
         GitignoreTemplateInfo: {
             name?: string;
             /** @description Full text of the template. */
             source?: string;
+        };
+        /** @description A git object named by its id. */
+        GitObject: {
+            sha?: string;
+            /** @description commit, tag, tree or blob. */
+            type?: string;
+            url?: string;
+        };
+        /** @description One page of the entries of a git tree. */
+        GitTreeResponse: {
+            /** Format: int64 */
+            page?: number;
+            /** @description The tree's id (a commit or tag given in the request is resolved to its tree). */
+            sha?: string;
+            /**
+             * Format: int64
+             * @description Number of entries in the whole listing.
+             */
+            total_count?: number;
+            tree?: components["schemas"]["GitEntry"][];
+            /** @description True when entries follow after this page. */
+            truncated?: boolean;
+            url?: string;
+        };
+        /** @description A name and e-mail address for a commit's author or committer. */
+        Identity: {
+            /** Format: email */
+            email?: string;
+            name?: string;
         };
         /** @description Settings of the built-in issue tracker. */
         InternalTracker: {
@@ -1459,6 +2197,13 @@ export interface components {
             url?: string;
             user?: components["schemas"]["User"];
         };
+        /** @description A git reference and the object it points at. */
+        Reference: {
+            object?: components["schemas"]["GitObject"];
+            /** @description The full name, such as refs/heads/main. */
+            ref?: string;
+            url?: string;
+        };
         /** @description Input for renaming a user. */
         RenameUserOption: {
             /** @description The new name; no other user or organization may hold it. */
@@ -1471,6 +2216,15 @@ export interface components {
             /** @description Same value as permission. */
             role_name?: string;
             user?: components["schemas"]["User"];
+        };
+        /** @description The git data of a commit; verification is left out when it was not asked for. */
+        RepoCommit: {
+            author?: components["schemas"]["CommitUser"];
+            committer?: components["schemas"]["CommitUser"];
+            message?: string;
+            tree?: components["schemas"]["CommitMeta"];
+            url?: string;
+            verification?: components["schemas"]["PayloadCommitVerification"];
         };
         /** @description A repository as seen by the caller. permissions is computed for the caller. internal_tracker, external_tracker and external_wiki are present only while the matching unit is enabled; parent only for a fork (one level deep); repo_transfer only while a transfer is pending. */
         Repository: {
@@ -1598,6 +2352,17 @@ export interface components {
         ServerVersion: {
             version?: string;
         };
+        /** @description A tag of a repository, lightweight or annotated, with the commit it points at. */
+        Tag: {
+            commit?: components["schemas"]["CommitMeta"];
+            /** @description The tag object's id for an annotated tag, the commit's id for a lightweight one. */
+            id?: string;
+            /** @description The tag message (the commit message for a lightweight tag), without surrounding white space. */
+            message?: string;
+            name?: string;
+            tarball_url?: string;
+            zipball_url?: string;
+        };
         /** @description A team of an organization. organization is absent where the team is listed without it. */
         Team: {
             can_create_org_repo?: boolean;
@@ -1631,6 +2396,26 @@ export interface components {
             topic_name?: string;
             /** Format: date-time */
             updated?: string;
+        };
+        /** @description Input for replacing a file's content (and optionally moving it). sha must be the current blob id of the file, so that a concurrent change is not overwritten. */
+        UpdateFileOptions: {
+            author?: components["schemas"]["Identity"];
+            /** @description The branch to change; the default branch when absent. */
+            branch?: string;
+            committer?: components["schemas"]["Identity"];
+            /** @description The new content, base64-encoded. */
+            content: string;
+            dates?: components["schemas"]["CommitDateOptions"];
+            /** @description Move the file from this path to the path in the URL. */
+            from_path?: string;
+            /** @description The commit message; a message naming the changed files when absent. */
+            message?: string;
+            /** @description Commit onto this new branch, started from branch, instead of onto branch itself. */
+            new_branch?: string;
+            /** @description The blob id of the file being replaced. */
+            sha: string;
+            /** @description Append a Signed-off-by trailer naming the committer. */
+            signoff?: boolean;
         };
         /** @description A user account as seen by the caller; some fields are only filled for the user themself or an administrator. */
         User: {
@@ -1734,6 +2519,16 @@ export interface components {
                 "text/html": components["schemas"]["AccessToken"][];
             };
         };
+        /** @description The annotated tag. */
+        AnnotatedTag: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AnnotatedTag"];
+                "text/html": components["schemas"]["AnnotatedTag"];
+            };
+        };
         /** @description The branch. */
         Branch: {
             headers: {
@@ -1752,6 +2547,86 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Branch"][];
                 "text/html": components["schemas"]["Branch"][];
+            };
+        };
+        /** @description The combined status of a commit. */
+        CombinedStatus: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CombinedStatus"];
+                "text/html": components["schemas"]["CombinedStatus"];
+            };
+        };
+        /** @description The commit. */
+        Commit: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Commit"];
+                "text/html": components["schemas"]["Commit"];
+            };
+        };
+        /** @description A page of commits. */
+        CommitList: {
+            headers: {
+                /** @description True when a later page exists. */
+                "X-HasMore"?: boolean;
+                /** @description This page's number. */
+                "X-Page"?: number;
+                /** @description Number of pages. */
+                "X-PageCount"?: number;
+                /** @description Commits per page. */
+                "X-PerPage"?: number;
+                /** @description Number of commits in all pages. */
+                "X-Total"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Commit"][];
+                "text/html": components["schemas"]["Commit"][];
+            };
+        };
+        /** @description The commit status. */
+        CommitStatus: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CommitStatus"];
+                "text/html": components["schemas"]["CommitStatus"];
+            };
+        };
+        /** @description A list of commit statuses. */
+        CommitStatusList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CommitStatus"][];
+                "text/html": components["schemas"]["CommitStatus"][];
+            };
+        };
+        /** @description The entries of the directory. */
+        ContentsListResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContentsResponse"][];
+                "text/html": components["schemas"]["ContentsResponse"][];
+            };
+        };
+        /** @description The entry (an object) for a file, link or submodule; the entries (an array) for a directory. */
+        ContentsResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContentsResponseOrList"];
+                "text/html": components["schemas"]["ContentsResponseOrList"];
             };
         };
         /** @description A list of e-mail addresses. */
@@ -1779,6 +2654,36 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["APIError"];
                 "text/html": components["schemas"]["APIError"];
+            };
+        };
+        /** @description The commit that deleted the file. */
+        FileDeleteResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FileDeleteResponse"];
+                "text/html": components["schemas"]["FileDeleteResponse"];
+            };
+        };
+        /** @description The file and the commit that wrote it. */
+        FileResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FileResponse"];
+                "text/html": components["schemas"]["FileResponse"];
+            };
+        };
+        /** @description The files and the commit that changed them. */
+        FilesResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FilesResponse"];
+                "text/html": components["schemas"]["FilesResponse"];
             };
         };
         /** @description The caller lacks the permission or token scope this operation needs. */
@@ -1831,6 +2736,16 @@ export interface components {
                 "text/html": components["schemas"]["GeneralUISettings"];
             };
         };
+        /** @description The blob. */
+        GitBlobResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GitBlobResponse"];
+                "text/html": components["schemas"]["GitBlobResponse"];
+            };
+        };
         /** @description The gitignore template. */
         GitignoreTemplateInfo: {
             headers: {
@@ -1849,6 +2764,16 @@ export interface components {
             content: {
                 "application/json": string[];
                 "text/html": string[];
+            };
+        };
+        /** @description One page of a git tree. */
+        GitTreeResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GitTreeResponse"];
+                "text/html": components["schemas"]["GitTreeResponse"];
             };
         };
         /** @description The topics were refused: a name is invalid or the repository would exceed 25 topics. Nothing is saved. */
@@ -1953,6 +2878,16 @@ export interface components {
                 "text/html": components["schemas"]["APIError"];
             };
         };
+        /** @description A list of references. */
+        ReferenceList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Reference"][];
+                "text/html": components["schemas"]["Reference"][];
+            };
+        };
         /** @description The repository is archived and cannot be changed this way. */
         repoArchivedError: {
             headers: {
@@ -2023,6 +2958,26 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ServerVersion"];
                 "text/html": components["schemas"]["ServerVersion"];
+            };
+        };
+        /** @description The tag. */
+        Tag: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Tag"];
+                "text/html": components["schemas"]["Tag"];
+            };
+        };
+        /** @description A list of tags. */
+        TagList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Tag"][];
+                "text/html": components["schemas"]["Tag"][];
             };
         };
         /** @description The topics that match the keyword, as an object whose topics member holds the list (the body is an object, not a bare array). */
@@ -2713,6 +3668,656 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    repoGetAllCommits: {
+        parameters: {
+            query?: {
+                /** @description Include the list of changed files (default true; false is faster). */
+                files?: boolean;
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Leave out the commits reachable from this branch, tag or commit. */
+                not?: string;
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Only commits that changed this file or directory. */
+                path?: string;
+                /** @description Branch, tag or commit to start from. */
+                sha?: string;
+                /** @description Include the added and deleted line counts (default true; false is faster). */
+                stat?: boolean;
+                /** @description Include the signature verification (default true). */
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommitList"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+        };
+    };
+    repoGetCombinedStatusByRef: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Branch, tag or commit. */
+                ref: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CombinedStatus"];
+            307: components["responses"]["repoRedirect"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoListStatusesByRef: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Branch, tag or commit. */
+                ref: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CombinedStatus"];
+            307: components["responses"]["repoRedirect"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetSingleCommitByPath: {
+        parameters: {
+            query?: {
+                /** @description Include the list of changed files (default true; false is faster). */
+                files?: boolean;
+                /** @description Include the added and deleted line counts (default true; false is faster). */
+                stat?: boolean;
+                /** @description Include the signature verification (default true). */
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description A commit sha, branch or tag. */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Commit"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetContentsList: {
+        parameters: {
+            query?: {
+                /** @description A branch, tag or commit to read at; the default branch when absent. */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContentsListResponse"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoChangeFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeFilesOptions"];
+            };
+        };
+        responses: {
+            201: components["responses"]["FilesResponse"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetContents: {
+        parameters: {
+            query?: {
+                /** @description A branch, tag or commit to read at; the default branch when absent. */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Path of the entry; may contain slashes. */
+                filepath: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContentsResponse"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoUpdateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Path of the file after the update. */
+                filepath: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFileOptions"];
+            };
+        };
+        responses: {
+            200: components["responses"]["FileResponse"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoCreateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Path of the file to create. */
+                filepath: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFileOptions"];
+            };
+        };
+        responses: {
+            201: components["responses"]["FileResponse"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoDeleteFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Path of the file to delete. */
+                filepath: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteFileOptions"];
+            };
+        };
+        responses: {
+            200: components["responses"]["FileDeleteResponse"];
+            307: components["responses"]["repoRedirect"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    listForks: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (at most 50). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepositoryList"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    createFork: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateForkOption"];
+            };
+        };
+        responses: {
+            202: components["responses"]["Repository"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    GetBlob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description Full id of the blob. */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["GitBlobResponse"];
+            307: components["responses"]["repoRedirect"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetSingleCommit: {
+        parameters: {
+            query?: {
+                /** @description Include the list of changed files (default true; false is faster). */
+                files?: boolean;
+                /** @description Include the added and deleted line counts (default true; false is faster). */
+                stat?: boolean;
+                /** @description Include the signature verification (default true). */
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description A commit sha, branch or tag. */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Commit"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoDownloadCommitDiffOrPatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description diff or patch. */
+                diffType: "diff" | "patch";
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description A commit sha, branch or tag. */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The diff or patch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoListAllGitRefs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ReferenceList"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoListGitRefs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Start of the ref name after refs/, such as heads/ or tags/v1; may contain slashes. */
+                ref: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching references, or the single reference that matches the name exactly. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reference"][] | components["schemas"]["Reference"];
+                };
+            };
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    GetAnnotatedTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description Full id of the tag object. */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AnnotatedTag"];
+            307: components["responses"]["repoRedirect"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    GetTree: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Entries per page (default and maximum 1000). */
+                per_page?: number;
+                /** @description List the entries of every subtree too, with their paths. */
+                recursive?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description Tree, commit or tag id, or a branch or tag name. */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["GitTreeResponse"];
+            307: components["responses"]["repoRedirect"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetRawFileOrLFS: {
+        parameters: {
+            query?: {
+                /** @description A branch, tag or commit to read at; the default branch when absent. */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Path of the file, optionally preceded by a branch, tag or commit. */
+                filepath: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The requested byte range of the file (Content-Range tells which). */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not modified: If-None-Match named the blob id. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            307: components["responses"]["repoRedirect"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            416: components["responses"]["error"];
+        };
+    };
+    repoGetRawFile: {
+        parameters: {
+            query?: {
+                /** @description A branch, tag or commit to read at; the default branch when absent. */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Path of the file, optionally preceded by a branch, tag or commit. */
+                filepath: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The requested byte range of the file (Content-Range tells which). */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not modified: If-None-Match named the blob id. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            307: components["responses"]["repoRedirect"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            416: components["responses"]["error"];
+        };
+    };
     repoListStargazers: {
         parameters: {
             query?: {
@@ -2737,6 +4342,169 @@ export interface operations {
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+        };
+    };
+    repoListStatuses: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Order of the list (default newest first). */
+                sort?: "oldest" | "recentupdate" | "leastupdate" | "leastindex" | "highestindex";
+                /** @description Only statuses in this state. */
+                state?: "pending" | "success" | "error" | "failure" | "warning";
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description The commit (a branch or tag name is resolved). */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["CommitStatusList"];
+            307: components["responses"]["repoRedirect"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCreateStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description The commit (a branch or tag name is resolved). */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateStatusOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["CommitStatus"];
+            307: components["responses"]["repoRedirect"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoListTags: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (at most 50). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TagList"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCreateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateTagOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Tag"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description Name of the tag; may contain slashes. */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Tag"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description Name of the tag to delete; may contain slashes. */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            423: components["responses"]["repoArchivedError"];
         };
     };
     repoListTopics: {

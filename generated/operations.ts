@@ -30,6 +30,9 @@ export type OperationId =
   | 'adminSearchEmails'
   | 'adminSearchUsers'
   | 'createCurrentUserRepo'
+  | 'createFork'
+  | 'GetAnnotatedTag'
+  | 'GetBlob'
   | 'getGeneralAPISettings'
   | 'getGeneralAttachmentSettings'
   | 'getGeneralRepositorySettings'
@@ -37,29 +40,53 @@ export type OperationId =
   | 'getGitignoreTemplateInfo'
   | 'getLabelTemplateInfo'
   | 'getLicenseTemplateInfo'
+  | 'GetTree'
   | 'getUserSettings'
   | 'getVersion'
+  | 'listForks'
   | 'listGitignoresTemplates'
   | 'listLabelTemplates'
   | 'listLicenseTemplates'
   | 'repoAddCollaborator'
   | 'repoAddTopic'
+  | 'repoChangeFiles'
   | 'repoCheckCollaborator'
   | 'repoCreateBranch'
+  | 'repoCreateFile'
+  | 'repoCreateStatus'
+  | 'repoCreateTag'
   | 'repoDelete'
   | 'repoDeleteBranch'
   | 'repoDeleteCollaborator'
+  | 'repoDeleteFile'
+  | 'repoDeleteTag'
   | 'repoDeleteTopic'
+  | 'repoDownloadCommitDiffOrPatch'
   | 'repoEdit'
   | 'repoGet'
+  | 'repoGetAllCommits'
   | 'repoGetBranch'
   | 'repoGetByID'
+  | 'repoGetCombinedStatusByRef'
+  | 'repoGetContents'
+  | 'repoGetContentsList'
+  | 'repoGetRawFile'
+  | 'repoGetRawFileOrLFS'
   | 'repoGetRepoPermissions'
+  | 'repoGetSingleCommit'
+  | 'repoGetSingleCommitByPath'
+  | 'repoGetTag'
+  | 'repoListAllGitRefs'
   | 'repoListBranches'
   | 'repoListCollaborators'
+  | 'repoListGitRefs'
   | 'repoListStargazers'
+  | 'repoListStatuses'
+  | 'repoListStatusesByRef'
+  | 'repoListTags'
   | 'repoListTopics'
   | 'repoSearch'
+  | 'repoUpdateFile'
   | 'repoUpdateTopics'
   | 'topicSearch'
   | 'updateUserSettings'
@@ -307,6 +334,63 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "createFork",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/forks",
+    "routePath": "/repos/:owner/:repo/forks",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      202,
+      307
+    ]
+  },
+  {
+    "operationId": "GetAnnotatedTag",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/git/tags/{sha}",
+    "routePath": "/repos/:owner/:repo/git/tags/:sha",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "GetBlob",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/git/blobs/{sha}",
+    "routePath": "/repos/:owner/:repo/git/blobs/:sha",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
     "operationId": "getGeneralAPISettings",
     "method": "GET",
     "path": "/settings/api",
@@ -419,6 +503,29 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "GetTree",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/git/trees/{sha}",
+    "routePath": "/repos/:owner/:repo/git/trees/:sha",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "recursive",
+      "page",
+      "per_page"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
     "operationId": "getUserSettings",
     "method": "GET",
     "path": "/user/settings",
@@ -450,6 +557,28 @@ export const operations: readonly OperationEntry[] = [
     "hasBody": false,
     "successStatuses": [
       200
+    ]
+  },
+  {
+    "operationId": "listForks",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/forks",
+    "routePath": "/repos/:owner/:repo/forks",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
     ]
   },
   {
@@ -539,6 +668,25 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "repoChangeFiles",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/contents",
+    "routePath": "/repos/:owner/:repo/contents",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201,
+      307
+    ]
+  },
+  {
     "operationId": "repoCheckCollaborator",
     "method": "GET",
     "path": "/repos/{owner}/{repo}/collaborators/{collaborator}",
@@ -562,6 +710,63 @@ export const operations: readonly OperationEntry[] = [
     "method": "POST",
     "path": "/repos/{owner}/{repo}/branches",
     "routePath": "/repos/:owner/:repo/branches",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201,
+      307
+    ]
+  },
+  {
+    "operationId": "repoCreateFile",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/contents/{filepath}",
+    "routePath": "/repos/:owner/:repo/contents/*",
+    "wildcardParam": "filepath",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201,
+      307
+    ]
+  },
+  {
+    "operationId": "repoCreateStatus",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/statuses/{sha}",
+    "routePath": "/repos/:owner/:repo/statuses/:sha",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201,
+      307
+    ]
+  },
+  {
+    "operationId": "repoCreateTag",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/tags",
+    "routePath": "/repos/:owner/:repo/tags",
     "wildcardParam": null,
     "tag": "repository",
     "scopes": [
@@ -634,6 +839,44 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "repoDeleteFile",
+    "method": "DELETE",
+    "path": "/repos/{owner}/{repo}/contents/{filepath}",
+    "routePath": "/repos/:owner/:repo/contents/*",
+    "wildcardParam": "filepath",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoDeleteTag",
+    "method": "DELETE",
+    "path": "/repos/{owner}/{repo}/tags/{tag}",
+    "routePath": "/repos/:owner/:repo/tags/*",
+    "wildcardParam": "tag",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      307
+    ]
+  },
+  {
     "operationId": "repoDeleteTopic",
     "method": "DELETE",
     "path": "/repos/{owner}/{repo}/topics/{topic}",
@@ -649,6 +892,25 @@ export const operations: readonly OperationEntry[] = [
     "hasBody": false,
     "successStatuses": [
       204,
+      307
+    ]
+  },
+  {
+    "operationId": "repoDownloadCommitDiffOrPatch",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/git/commits/{sha}.{diffType}",
+    "routePath": "/repos/:owner/:repo/git/commits/:sha.:diffType",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
       307
     ]
   },
@@ -684,6 +946,34 @@ export const operations: readonly OperationEntry[] = [
     "public": true,
     "basicAuthOnly": false,
     "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetAllCommits",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/commits",
+    "routePath": "/repos/:owner/:repo/commits",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "sha",
+      "path",
+      "stat",
+      "verification",
+      "files",
+      "page",
+      "limit",
+      "not"
+    ],
     "hasBody": false,
     "successStatuses": [
       200,
@@ -728,6 +1018,116 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "repoGetCombinedStatusByRef",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/commits/{ref}/status",
+    "routePath": "/repos/:owner/:repo/commits/:ref/status",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetContents",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/contents/{filepath}",
+    "routePath": "/repos/:owner/:repo/contents/*",
+    "wildcardParam": "filepath",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "ref"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetContentsList",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/contents",
+    "routePath": "/repos/:owner/:repo/contents",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "ref"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetRawFile",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/raw/{filepath}",
+    "routePath": "/repos/:owner/:repo/raw/*",
+    "wildcardParam": "filepath",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "ref"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      206,
+      304,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetRawFileOrLFS",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/media/{filepath}",
+    "routePath": "/repos/:owner/:repo/media/*",
+    "wildcardParam": "filepath",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "ref"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      206,
+      304,
+      307
+    ]
+  },
+  {
     "operationId": "repoGetRepoPermissions",
     "method": "GET",
     "path": "/repos/{owner}/{repo}/collaborators/{collaborator}/permission",
@@ -738,6 +1138,90 @@ export const operations: readonly OperationEntry[] = [
       "repository"
     ],
     "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetSingleCommit",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/git/commits/{sha}",
+    "routePath": "/repos/:owner/:repo/git/commits/:sha",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "stat",
+      "verification",
+      "files"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetSingleCommitByPath",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/commits/{sha}",
+    "routePath": "/repos/:owner/:repo/commits/:sha",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "stat",
+      "verification",
+      "files"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetTag",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/tags/{tag}",
+    "routePath": "/repos/:owner/:repo/tags/*",
+    "wildcardParam": "tag",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoListAllGitRefs",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/git/refs",
+    "routePath": "/repos/:owner/:repo/git/refs",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
     "basicAuthOnly": false,
     "queryNames": [],
     "hasBody": false,
@@ -791,10 +1275,97 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "repoListGitRefs",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/git/refs/{ref}",
+    "routePath": "/repos/:owner/:repo/git/refs/*",
+    "wildcardParam": "ref",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
     "operationId": "repoListStargazers",
     "method": "GET",
     "path": "/repos/{owner}/{repo}/stargazers",
     "routePath": "/repos/:owner/:repo/stargazers",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoListStatuses",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/statuses/{sha}",
+    "routePath": "/repos/:owner/:repo/statuses/:sha",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "sort",
+      "state",
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoListStatusesByRef",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/commits/{ref}/statuses",
+    "routePath": "/repos/:owner/:repo/commits/:ref/statuses",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoListTags",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/tags",
+    "routePath": "/repos/:owner/:repo/tags",
     "wildcardParam": null,
     "tag": "repository",
     "scopes": [
@@ -868,6 +1439,25 @@ export const operations: readonly OperationEntry[] = [
     "hasBody": false,
     "successStatuses": [
       200
+    ]
+  },
+  {
+    "operationId": "repoUpdateFile",
+    "method": "PUT",
+    "path": "/repos/{owner}/{repo}/contents/{filepath}",
+    "routePath": "/repos/:owner/:repo/contents/*",
+    "wildcardParam": "filepath",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      200,
+      307
     ]
   },
   {

@@ -146,13 +146,36 @@ function migration0002(dialect: DialectName): Migration {
   };
 }
 
-/** Migrations in order; the names sort in application order. */
-export function migrationProvider(dialect: DialectName): MigrationProvider {
+function migration0003(dialect: DialectName): Migration {
   return {
-    async getMigrations() {
-      return { '0001_users_tokens_keys': migration0001(dialect), '0002_repositories': migration0002(dialect) };
+    async up(db: AnyDb) {
+      // Gitea's commit_status: `index` numbers the statuses of one commit (1, 2, ...), context_hash groups a context.
+      await withId(dialect, db.schema.createTable('commit_status'))
+        .addColumn('index', 'bigint', (c) => c.notNull())
+        .addColumn('repo_id', 'bigint', (c) => c.notNull().references('repository.id').onDelete('cascade'))
+        .addColumn('sha', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('target_url', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('context', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('context_hash', 'text', (c) => c.notNull())
+        .addColumn('creator_id', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_unix', 'bigint', (c) => c.notNull())
+        .addColumn('updated_unix', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('commit_status_repo_sha_index_uq', ['repo_id', 'sha', 'index'])
+        .execute();
+      await db.schema.createIndex('commit_status_repo_sha_ctx_idx').on('commit_status').columns(['repo_id', 'sha', 'context_hash']).execute();
     },
   };
 }
 
-export const LATEST_MIGRATION = '0002_repositories';
+/** Migrations in order; the names sort in application order. */
+export function migrationProvider(dialect: DialectName): MigrationProvider {
+  return {
+    async getMigrations() {
+      return { '0001_users_tokens_keys': migration0001(dialect), '0002_repositories': migration0002(dialect), '0003_commit_status': migration0003(dialect) };
+    },
+  };
+}
+
+export const LATEST_MIGRATION = '0003_commit_status';

@@ -124,7 +124,11 @@ export async function deleteRepoRow(db: Db, id: number): Promise<void> {
   // Stars and topic links go with the row (ON DELETE CASCADE); the counters they feed are recomputed.
   const topicIds = (await db.selectFrom('repo_topic').select('topic_id').where('repo_id', '=', id).execute()).map((r) => r.topic_id);
   const starrers = (await db.selectFrom('star').select('uid').where('repo_id', '=', id).execute()).map((r) => r.uid);
+  const row = await db.selectFrom('repository').select(['is_fork', 'fork_id']).where('id', '=', id).executeTakeFirst();
   await db.deleteFrom('repository').where('id', '=', id).execute();
+  // Gitea: the parent counts one fork less; forks of a deleted repository become ordinary repositories.
+  if (row && row.is_fork && row.fork_id > 0) await refreshForkCount(db, row.fork_id);
+  await db.updateTable('repository').set({ is_fork: 0, fork_id: 0 }).where('fork_id', '=', id).execute();
   if (topicIds.length) {
     await db
       .updateTable('topic')
@@ -154,6 +158,21 @@ export async function getRepoByName(db: Db, ownerId: number, name: string): Prom
 export async function getReposByIds(db: Db, ids: readonly number[]): Promise<Repository[]> {
   if (ids.length === 0) return [];
   return (await db.selectFrom('repository').selectAll().where('id', 'in', ids).execute()).map(rowToRepo);
+}
+
+/** The fork of repository `baseId` that `ownerId` owns, if any (Gitea's GetUserFork). */
+export async function getUserFork(db: Db, baseId: number, ownerId: number): Promise<Repository | undefined> {
+  const r = await db.selectFrom('repository').selectAll().where('fork_id', '=', baseId).where('owner_id', '=', ownerId).where('is_fork', '=', 1).executeTakeFirst();
+  return r && rowToRepo(r);
+}
+
+/** Recounts num_forks of `repoId` from its fork rows. */
+export async function refreshForkCount(db: Db, repoId: number): Promise<void> {
+  await db
+    .updateTable('repository')
+    .set({ num_forks: sql<number>`(select count(*) from repository as f where f.fork_id = ${repoId} and f.is_fork = 1)` })
+    .where('id', '=', repoId)
+    .execute();
 }
 
 export async function repoIdsOfOwner(db: Db, ownerId: number): Promise<number[]> {
@@ -202,6 +221,8 @@ export interface RepoSearch {
   readonly isTemplate?: boolean | undefined;
   readonly isArchived?: boolean | undefined;
   readonly isFork?: boolean | undefined;
+  /** Only forks of this repository. */
+  readonly forkId?: number | undefined;
   readonly isMirror?: boolean | undefined;
   readonly topic?: string | undefined;
   readonly priorityOwnerId?: number | undefined;
@@ -258,6 +279,7 @@ export async function searchRepos(db: Db, q: RepoSearch): Promise<{ repos: Repos
   flag('repository.is_template', q.isTemplate);
   flag('repository.is_archived', q.isArchived);
   flag('repository.is_fork', q.isFork);
+  if (q.forkId !== undefined) query = query.where('repository.fork_id', '=', q.forkId).where('repository.is_fork', '=', 1);
   flag('repository.is_mirror', q.isMirror);
   if (q.viewer) {
     const viewerId = q.viewer.id;

@@ -170,7 +170,25 @@ export interface RepoRedirectTable {
   redirect_repo_id: number;
 }
 
+export interface CommitStatusTable {
+  id: Generated<number>;
+  /** 1, 2, ... per (repo_id, sha): the id the API shows. */
+  index: number;
+  repo_id: number;
+  sha: string;
+  state: string;
+  target_url: string;
+  description: string;
+  context: string;
+  /** sha1 of context: statuses with the same context hash belong to one context. */
+  context_hash: string;
+  creator_id: number;
+  created_unix: number;
+  updated_unix: number;
+}
+
 export interface Database {
+  commit_status: CommitStatusTable;
   repository: RepositoryTable;
   collaboration: CollaborationTable;
   star: StarTable;

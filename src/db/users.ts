@@ -245,3 +245,32 @@ export async function addToCounter(
     .where('id', '=', id)
     .execute();
 }
+
+/**
+ * Users by e-mail address, in one query for a whole page of commits (Gitea's GetUserByEmail per address):
+ * an activated address of the user, or `<lower name>@<noReplyAddress>`. Keys of the result are lower-cased.
+ */
+export async function getUsersByEmails(db: Db, emails: readonly string[], noReplyAddress: string): Promise<Map<string, User>> {
+  const result = new Map<string, User>();
+  const lower = [...new Set(emails.filter((e) => e.length > 0).map((e) => e.toLowerCase()))];
+  if (lower.length === 0) return result;
+  const rows = await db
+    .selectFrom('user')
+    .innerJoin('email_address', 'email_address.uid', 'user.id')
+    .selectAll('user')
+    .select('email_address.lower_email as matched_email')
+    .where('email_address.lower_email', 'in', lower)
+    .where('email_address.is_activated', '=', 1)
+    .execute();
+  for (const r of rows) {
+    const { matched_email, ...user } = r;
+    result.set(matched_email, rowToUser(user));
+  }
+  const suffix = `@${noReplyAddress.toLowerCase()}`;
+  const names = lower.filter((e) => !result.has(e) && e.endsWith(suffix)).map((e) => e.slice(0, -suffix.length));
+  if (names.length > 0) {
+    const users = await db.selectFrom('user').selectAll().where('lower_name', 'in', names).execute();
+    for (const u of users) result.set(`${u.lower_name}${suffix}`, rowToUser(u));
+  }
+  return result;
+}

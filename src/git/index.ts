@@ -5,3 +5,7 @@ export * from './repo.js';
 export * from './branches.js';
 export * from './catfile.js';
 export * from './smarthttp.js';
+export * from './tags.js';
+export * from './objects.js';
+export * from './commits.js';
+export * from './contents.js';

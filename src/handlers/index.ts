@@ -4,9 +4,15 @@ import * as adminUsers from './admin/users.js';
 import * as adminRepos from './admin/repos.js';
 import * as repoRepos from './repository/repos.js';
 import * as repoBranches from './repository/branches.js';
+import * as repoContents from './repository/contents.js';
+import * as repoCommits from './repository/commits.js';
+import * as repoStatuses from './repository/statuses.js';
 import * as repoTopics from './repository/topics.js';
 import * as repoCollaborators from './repository/collaborators.js';
 import * as repoStars from './repository/stars.js';
+import * as repoTags from './repository/tags.js';
+import * as repoGitData from './repository/gitdata.js';
+import * as repoForks from './repository/forks.js';
 import * as userRepos from './user/repos.js';
 import * as userStarred from './user/starred.js';
 import * as templates from './miscellaneous/templates.js';
@@ -27,9 +33,15 @@ export const handlers: { readonly [O in OperationId]: Handler<O> } = {
   ...adminRepos,
   ...repoRepos,
   ...repoBranches,
+  ...repoContents,
+  ...repoCommits,
+  ...repoStatuses,
   ...repoTopics,
   ...repoCollaborators,
   ...repoStars,
+  ...repoTags,
+  ...repoGitData,
+  ...repoForks,
   ...userRepos,
   ...userStarred,
   ...templates,

@@ -20,14 +20,16 @@ export type BodyOf<O extends OperationId> = Op<O> extends { requestBody: { conte
       C extends { 'application/json': infer B } ? B : C extends { 'text/plain': infer B } ? B : never
     : undefined;
 
-type SuccessStatus = 200 | 201 | 202 | 204 | 206 | 302 | 307;
+type SuccessStatus = 200 | 201 | 202 | 204 | 206 | 302 | 304 | 307;
 type ContentOf<R> = R extends { content: { 'application/json': infer B } }
   ? B
   : R extends { content: { 'text/html': infer B } }
     ? B
     : R extends { content: { 'text/plain': infer B } }
       ? B
-      : undefined;
+      : R extends { content: { 'application/octet-stream': unknown } }
+        ? Buffer // raw bytes, sent as they are with the Content-Type header the handler sets
+        : undefined;
 type Responses<O extends OperationId> = Op<O>['responses'];
 
 /** What a handler answers: a declared success status with its declared body. Errors are thrown (AppError). */
@@ -49,6 +51,8 @@ export interface HandlerContext<O extends OperationId> {
   readonly path: PathParams<O>;
   readonly query: QueryParams<O>;
   readonly body: BodyOf<O>;
+  /** The request's headers (lower-case names), for the few operations that read them (Range, If-None-Match). */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly actor: Actor;
   /** The signed-in user after sudo, or null for anonymous callers. */
   readonly doer: User | null;

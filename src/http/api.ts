@@ -116,7 +116,7 @@ export function createApiHandler(deps: ApiDeps) {
     const headers: Record<string, string> = { ...BASE_HEADERS, 'X-Request-Id': requestId };
     let status = 500;
     let operationId: string | undefined;
-    let payload: string | undefined;
+    let payload: string | Buffer | undefined;
     try {
       const match = router.find(method, pathname);
       if (!match) throw new AppError('not_found', 'not found');
@@ -136,6 +136,7 @@ export function createApiHandler(deps: ApiDeps) {
         path: path as never,
         query: typedQuery as never,
         body: body as never,
+        headers: req.headers,
         actor,
         doer: actor.user,
         services,
@@ -155,7 +156,10 @@ export function createApiHandler(deps: ApiDeps) {
         }
       }
       if (reply.body !== undefined && status !== 204) {
-        if (typeof reply.body === 'string' && headers['Content-Type']) payload = reply.body;
+        if (Buffer.isBuffer(reply.body)) {
+          payload = reply.body;
+          headers['Content-Type'] ??= 'application/octet-stream';
+        } else if (typeof reply.body === 'string' && headers['Content-Type']) payload = reply.body;
         else {
           payload = JSON.stringify(reply.body);
           headers['Content-Type'] = JSON_TYPE;

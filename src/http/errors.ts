@@ -10,6 +10,7 @@ export const STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  range_not_satisfiable: 416,
   validation: 422,
   locked: 423,
   failed_dependency: 424,

@@ -3,11 +3,8 @@ import { AppError } from '../domain/errors.js';
 import { AccessMode } from '../domain/repo.js';
 import { missingScopes } from '../domain/scopes.js';
 import type { Actor } from '../domain/user.js';
-import * as reposDb from '../db/repos.js';
-import { listBranches } from '../git/branches.js';
-import { countCommits, repoSizeBytes, setHead } from '../git/repo.js';
 import { advertiseRefs, serviceRpc, type GitService } from '../git/smarthttp.js';
-import { unixNow, type ServiceDeps } from './context.js';
+import type { ServiceDeps } from './context.js';
 import type { RepoAccess, RepoService } from './repos.js';
 
 /** git clone/fetch/push over smart HTTP: who may do what, and what a push changes in the database. */
@@ -63,27 +60,8 @@ export function createGitHttpService(deps: ServiceDeps, repos: RepoService) {
     );
   }
 
-  /**
-   * After a push: the repository is no longer empty, an empty repository's default branch follows what was
-   * pushed when its configured one was not, and size and commit count are stored so that reads need no git.
-   */
-  async function afterPush(access: RepoAccess): Promise<void> {
-    const path = repos.repoPath(access.repo.id);
-    const branches = await listBranches(path);
-    let defaultBranch = access.repo.defaultBranch;
-    if (branches.length > 0 && !branches.some((b) => b.name === defaultBranch)) {
-      defaultBranch = branches[0]!.name;
-      await setHead(path, defaultBranch);
-    }
-    const [size, numCommits] = await Promise.all([repoSizeBytes(path), branches.length ? countCommits(path, `refs/heads/${defaultBranch}`) : Promise.resolve(0)]);
-    await reposDb.updateRepo(deps.db, access.repo.id, {
-      isEmpty: branches.length === 0,
-      defaultBranch,
-      size,
-      numCommits,
-      updatedUnix: unixNow(deps),
-    });
-  }
+  /** After a push: the repository row follows what is on disk now (see RepoService.refreshAfterGitChange). */
+  const afterPush = (access: RepoAccess): Promise<void> => repos.refreshAfterGitChange(access.repo);
 
   return { authorize, advertise, rpc };
 }

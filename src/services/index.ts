@@ -11,16 +11,29 @@ import { createRepoService } from './repos.js';
 import { createSocialService } from './social.js';
 import { createBranchService } from './branches.js';
 import { createGitHttpService } from './githttp.js';
+import { createContentService } from './contents.js';
+import { createCommitService } from './commits.js';
+import { createStatusService } from './statuses.js';
+import { createTagService } from './tags.js';
+import { createGitDataService } from './gitdata.js';
+import { createForkService } from './forks.js';
 
 export type { ServiceDeps } from './context.js';
 
 export function createServices(deps: ServiceDeps) {
   const repos = createRepoService(deps);
+  const commits = createCommitService(deps, repos);
   return {
     repos,
+    commits,
+    statuses: createStatusService(deps, repos, commits),
     social: createSocialService(deps, repos),
     branches: createBranchService(deps, repos),
     gitHttp: createGitHttpService(deps, repos),
+    contents: createContentService(deps, repos),
+    tags: createTagService(deps, repos),
+    gitData: createGitDataService(deps, repos),
+    forks: createForkService(deps, repos),
     config: deps.config,
     auth: createAuthService(deps),
     users: createUserService(deps),

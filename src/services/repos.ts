@@ -8,7 +8,8 @@ import { isUniqueViolation } from '../db/index.js';
 import * as reposDb from '../db/repos.js';
 import * as usersDb from '../db/users.js';
 import { branchRef, isValidBranchName } from '../git/refs.js';
-import { commitFiles, initBare, repoSizeBytes, resolveFullRef, setHead, supportsSha256 } from '../git/repo.js';
+import { commitFiles, countCommits, initBare, repoSizeBytes, resolveFullRef, setHead, supportsSha256 } from '../git/repo.js';
+import { listBranches } from '../git/branches.js';
 import { getGitignore, getLabelTemplate, getLicense } from '../templates/index.js';
 import { unixNow, type ServiceDeps } from './context.js';
 import type { Paging } from './paging.js';
@@ -301,6 +302,23 @@ export function createRepoService(deps: ServiceDeps) {
     return out;
   }
 
+  /**
+   * Adds `parent` to the forks among `list`: one lookup for all parents, each with the caller's own access
+   * mode on it. Unlike Gitea (which shows the parent with the fork's permissions whatever the caller may see),
+   * a parent the caller may not see is left out.
+   */
+  async function withParents<T extends RepoAccess>(list: readonly T[], actor: Actor): Promise<(T & { parent?: RepoAccess })[]> {
+    const ids = [...new Set(list.filter((a) => a.repo.isFork && a.repo.forkId > 0).map((a) => a.repo.forkId))];
+    if (ids.length === 0) return [...list];
+    const parents = await withAccess(await reposDb.getReposByIds(db, ids), actor);
+    const visible = parents.filter((p) => p.mode > AccessMode.none && !(actor.scopes?.publicOnly && (p.repo.isPrivate || p.owner.visibility !== 'public')));
+    const byId = new Map(visible.map((p) => [p.repo.id, p]));
+    return list.map((a) => {
+      const parent = a.repo.isFork ? byId.get(a.repo.forkId) : undefined;
+      return parent ? { ...a, parent } : a;
+    });
+  }
+
   function viewerFilter(actor: Actor): reposDb.RepoSearch['viewer'] {
     const user = actor.user;
     if (user?.isAdmin && !actor.scopes?.publicOnly) return null;
@@ -310,7 +328,7 @@ export function createRepoService(deps: ServiceDeps) {
 
   async function search(actor: Actor, q: Omit<reposDb.RepoSearch, 'viewer' | 'offset' | 'limit'>, paging: Paging) {
     const found = await reposDb.searchRepos(db, { ...q, viewer: viewerFilter(actor), offset: paging.offset, limit: paging.limit });
-    return { repos: await withAccess(found.repos, actor), total: found.total };
+    return { repos: await withParents(await withAccess(found.repos, actor), actor), total: found.total };
   }
 
   /** Deletes every repository `owner` owns (admin purge of a user). */
@@ -326,7 +344,24 @@ export function createRepoService(deps: ServiceDeps) {
   /** A collaborator's own mode on a repository (0 when not a collaborator). */
   const accessModeOf = (repoId: number, userId: number) => reposDb.getCollaboratorMode(db, repoId, userId);
 
-  return { repoPath, removeAllOwnedBy, resolve, resolveById, create, remove, edit, search, withAccess, accessMode, accessModeOf };
+  /**
+   * After refs changed on disk (a push, a commit made through the API): the repository is no longer empty,
+   * an empty repository's default branch follows what was created when its configured one was not, and
+   * size and commit count are stored so that reads need no git.
+   */
+  async function refreshAfterGitChange(repo: Repository): Promise<void> {
+    const path = repoPath(repo.id);
+    const branches = await listBranches(path);
+    let defaultBranch = repo.defaultBranch;
+    if (branches.length > 0 && !branches.some((b) => b.name === defaultBranch)) {
+      defaultBranch = branches[0]!.name;
+      await setHead(path, defaultBranch);
+    }
+    const [size, numCommits] = await Promise.all([repoSizeBytes(path), branches.length ? countCommits(path, `refs/heads/${defaultBranch}`) : Promise.resolve(0)]);
+    await reposDb.updateRepo(db, repo.id, { isEmpty: branches.length === 0, defaultBranch, size, numCommits, updatedUnix: unixNow(deps) });
+  }
+
+  return { repoPath, removeAllOwnedBy, resolve, resolveById, create, remove, edit, search, withAccess, withParents, accessMode, accessModeOf, refreshAfterGitChange };
 }
 
 export type RepoService = ReturnType<typeof createRepoService>;

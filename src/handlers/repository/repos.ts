@@ -10,13 +10,13 @@ export const createCurrentUserRepo: Handler<'createCurrentUserRepo'> = async (ct
 };
 
 export const repoGet: Handler<'repoGet'> = async (ctx) => {
-  const access = await ctx.services.repos.resolve(ctx.path.owner, ctx.path.repo, ctx.actor);
-  return { status: 200, body: toApiRepo(access, ctx.doer, ctx.services.config) };
+  const [access] = await ctx.services.repos.withParents([await ctx.services.repos.resolve(ctx.path.owner, ctx.path.repo, ctx.actor)], ctx.actor);
+  return { status: 200, body: toApiRepo(access!, ctx.doer, ctx.services.config) };
 };
 
 export const repoGetByID: Handler<'repoGetByID'> = async (ctx) => {
-  const access = await ctx.services.repos.resolveById(ctx.path.id, ctx.actor);
-  return { status: 200, body: toApiRepo(access, ctx.doer, ctx.services.config) };
+  const [access] = await ctx.services.repos.withParents([await ctx.services.repos.resolveById(ctx.path.id, ctx.actor)], ctx.actor);
+  return { status: 200, body: toApiRepo(access!, ctx.doer, ctx.services.config) };
 };
 
 export const repoEdit: Handler<'repoEdit'> = async (ctx) => {

@@ -1,0 +1,333 @@
+/**
+ * Reading trees, commits and refs through a long-lived `git cat-file` reader (see catfile.ts): a file
+ * or directory read at a ref costs a few pipe round trips, never a git process.
+ */
+import type { GitObject, GitObjectInfo } from './catfile.js';
+import type { GitPerson } from './branches.js';
+import { isValidBranchName, isValidFullRef, isValidTagName } from './refs.js';
+
+/** What {@link resolveCommitish} and the tree readers need from a reader (a CatFileBatch). */
+export interface ObjectReader {
+  read(spec: string): Promise<GitObject | null>;
+  info(spec: string): Promise<GitObjectInfo | null>;
+}
+
+/** The kind of a tree entry, in Gitea's words. */
+export type EntryKind = 'file' | 'dir' | 'symlink' | 'submodule';
+
+/** One entry of a tree object. */
+export interface ContentEntry {
+  readonly name: string;
+  /** Octal mode as git stores it: 100644, 100755, 120000, 40000, 160000. */
+  readonly mode: string;
+  readonly sha: string;
+  readonly kind: EntryKind;
+}
+
+function kindOf(mode: string): EntryKind {
+  if (mode === '40000' || mode === '040000') return 'dir';
+  if (mode === '120000') return 'symlink';
+  if (mode === '160000') return 'submodule';
+  return 'file';
+}
+
+/**
+ * Parses a tree object (`<mode> <name>\0<raw id>` repeated). `idBytes` is 20 for SHA-1 and 32 for
+ * SHA-256 repositories. Names are decoded as UTF-8.
+ */
+export function parseTreeEntries(content: Buffer, idBytes: number): ContentEntry[] {
+  const out: ContentEntry[] = [];
+  let pos = 0;
+  while (pos < content.length) {
+    const space = content.indexOf(0x20, pos);
+    const nul = content.indexOf(0, space + 1);
+    if (space < 0 || nul < 0 || nul + 1 + idBytes > content.length) throw new Error('malformed tree object');
+    const mode = content.toString('latin1', pos, space);
+    const name = content.toString('utf8', space + 1, nul);
+    const sha = content.toString('hex', nul + 1, nul + 1 + idBytes);
+    out.push({ name, mode, sha, kind: kindOf(mode) });
+    pos = nul + 1 + idBytes;
+  }
+  return out;
+}
+
+/** A tree entry as the contents API shows it. */
+export interface ContentItem {
+  readonly name: string;
+  readonly path: string;
+  readonly sha: string;
+  readonly kind: EntryKind;
+  readonly size: number;
+  /** A file's bytes, only when asked for (not in directory listings); empty when over the size limit. */
+  readonly content: Buffer | null;
+  readonly target: string | null;
+  readonly submoduleUrl: string | null;
+}
+
+/** A commit object's fields. */
+export interface CommitObject {
+  readonly sha: string;
+  readonly tree: string;
+  readonly parents: readonly string[];
+  readonly author: GitPerson;
+  readonly committer: GitPerson;
+  /** The full message, unchanged. */
+  readonly message: string;
+}
+
+/** `Name <email> 1700000000 +0200` -> name, email and an ISO 8601 date with the recorded offset. */
+function parsePerson(value: string): GitPerson {
+  const m = /^(.*?) ?<([^>]*)> (-?\d+) ([+-])(\d\d)(\d\d)$/u.exec(value);
+  if (!m) return { name: value, email: '', date: new Date(0).toISOString() };
+  const [, name, email, secs, sign, hh, mm] = m as unknown as [string, string, string, string, string, string, string];
+  const offsetMin = (sign === '-' ? -1 : 1) * (Number(hh) * 60 + Number(mm));
+  const local = new Date(Number(secs) * 1000 + offsetMin * 60_000).toISOString().replace(/\.\d{3}Z$/u, '');
+  return { name, email, date: `${local}${sign}${hh}:${mm}` };
+}
+
+/** Parses a commit object. */
+export function parseCommit(sha: string, content: Buffer): CommitObject {
+  const text = content.toString('utf8');
+  const blank = text.indexOf('\n\n');
+  const headers = (blank < 0 ? text : text.slice(0, blank)).split('\n');
+  let tree = '';
+  const parents: string[] = [];
+  let author: GitPerson = { name: '', email: '', date: new Date(0).toISOString() };
+  let committer = author;
+  for (const line of headers) {
+    if (line.startsWith(' ')) continue; // continuation of a multi-line header (gpgsig, mergetag)
+    const sp = line.indexOf(' ');
+    const key = line.slice(0, sp);
+    const value = line.slice(sp + 1);
+    if (key === 'tree') tree = value;
+    else if (key === 'parent') parents.push(value);
+    else if (key === 'author') author = parsePerson(value);
+    else if (key === 'committer') committer = parsePerson(value);
+  }
+  return { sha, tree, parents, author, committer, message: blank < 0 ? '' : text.slice(blank + 2) };
+}
+
+/** How a name given as `?ref=` resolved. */
+export interface ResolvedCommit {
+  readonly kind: 'branch' | 'tag' | 'commit';
+  /** The branch or tag short name, or the full commit id for a commit. */
+  readonly name: string;
+  /** The commit (annotated tags peeled). */
+  readonly sha: string;
+}
+
+async function commitOf(r: ObjectReader, spec: string): Promise<string | null> {
+  const info = await r.info(`${spec}^{commit}`);
+  return info?.type === 'commit' ? info.sha : null;
+}
+
+/**
+ * Resolves a branch, tag or commit id (full or abbreviated, at least 4 hex digits), in Gitea's order;
+ * also a full `refs/heads/...` or `refs/tags/...` name. Null when nothing matches. Names that could be
+ * read as revision syntax (`-x`, `a:b`, `x^{...}`, `@{...}`) never reach git.
+ */
+export async function resolveCommitish(r: ObjectReader, name: string): Promise<ResolvedCommit | null> {
+  if (name.length === 0 || name.length > 1024 || /[\0\n\r]/u.test(name) || name.startsWith('-')) return null;
+  if (name.startsWith('refs/')) {
+    if (!isValidFullRef(name)) return null;
+    const sha = await commitOf(r, name);
+    if (!sha) return null;
+    if (name.startsWith('refs/heads/')) return { kind: 'branch', name: name.slice(11), sha };
+    if (name.startsWith('refs/tags/')) return { kind: 'tag', name: name.slice(10), sha };
+    return { kind: 'commit', name: sha, sha };
+  }
+  const candidates: { kind: ResolvedCommit['kind']; spec: string }[] = [];
+  if (isValidBranchName(name)) candidates.push({ kind: 'branch', spec: `refs/heads/${name}` });
+  if (isValidTagName(name)) candidates.push({ kind: 'tag', spec: `refs/tags/${name}` });
+  if (/^[0-9a-fA-F]{4,64}$/u.test(name)) candidates.push({ kind: 'commit', spec: name.toLowerCase() });
+  return firstMatch(r, candidates.map((c) => ({ ...c, name })));
+}
+
+/** Asks for every candidate at once (one pipelined round trip) and returns the first, in order, that names a commit. */
+async function firstMatch(r: ObjectReader, candidates: readonly { kind: ResolvedCommit['kind']; name: string; spec: string }[]): Promise<ResolvedCommit | null> {
+  const shas = await Promise.all(candidates.map((c) => commitOf(r, c.spec)));
+  for (const [i, c] of candidates.entries()) {
+    const sha = shas[i];
+    if (sha) return { kind: c.kind, name: c.kind === 'commit' ? sha : c.name, sha };
+  }
+  return null;
+}
+
+/**
+ * Gitea's ref selection for raw paths without `?ref=`: the shortest leading run of segments naming a
+ * branch, else a tag, else a full commit id as the first segment. Null when none matches (the caller
+ * then reads the whole path at the default branch). All candidates are asked at once.
+ */
+export async function resolveRefInPath(
+  r: ObjectReader,
+  path: string,
+  fullIdLength: number,
+): Promise<{ ref: ResolvedCommit; treePath: string } | null> {
+  const parts = path.split('/');
+  const candidates: { kind: ResolvedCommit['kind']; name: string; spec: string; rest: string }[] = [];
+  for (const [prefix, kind] of [['refs/heads/', 'branch'], ['refs/tags/', 'tag']] as const) {
+    for (let i = 1; i <= parts.length; i++) {
+      const name = parts.slice(0, i).join('/');
+      if (kind === 'branch' ? isValidBranchName(name) : isValidTagName(name)) candidates.push({ kind, name, spec: prefix + name, rest: parts.slice(i).join('/') });
+    }
+  }
+  const first = parts[0] ?? '';
+  if (first.length === fullIdLength && /^[0-9a-f]+$/u.test(first)) candidates.push({ kind: 'commit', name: first, spec: first, rest: parts.slice(1).join('/') });
+  const ref = await firstMatch(r, candidates);
+  if (!ref) return null;
+  const chosen = candidates.find((c) => c.kind === ref.kind && (c.kind === 'commit' || c.name === ref.name))!;
+  return { ref, treePath: chosen.rest };
+}
+
+/** An entry found by {@link findEntry}; the root is a `dir` entry with an empty name. */
+export interface FoundEntry extends ContentEntry {
+  /** The entry's path (components joined by `/`). */
+  readonly path: string;
+}
+
+/**
+ * Walks from the tree `rootTree` down `path` (`''` = the root) reading one tree per component. Null
+ * when a component is missing or a non-final component is not a directory.
+ */
+export async function findEntry(r: ObjectReader, rootTree: string, path: string): Promise<FoundEntry | null> {
+  const idBytes = rootTree.length / 2;
+  let current: FoundEntry = { name: '', path: '', mode: '40000', sha: rootTree, kind: 'dir' };
+  if (path === '') return current;
+  for (const component of path.split('/')) {
+    if (current.kind !== 'dir' || component === '') return null;
+    const tree = await r.read(current.sha);
+    if (!tree || tree.type !== 'tree') return null;
+    const entry = parseTreeEntries(tree.content, idBytes).find((e) => e.name === component);
+    if (!entry) return null;
+    current = { ...entry, path: current.path ? `${current.path}/${entry.name}` : entry.name };
+  }
+  return current;
+}
+
+/**
+ * The entry at `path` in commit `commitSha` (`''` = the root directory), with the blob size for files
+ * and links: the parent directory's id and the entry's size are asked for at once (one round trip
+ * whatever the depth), then the parent tree is read (see {@link cachedReader}). Null when the path does not exist.
+ */
+export async function findEntryAt(r: ObjectReader, commitSha: string, path: string): Promise<(FoundEntry & { readonly size: number }) | null> {
+  if (path === '') {
+    const root = await r.info(`${commitSha}^{tree}`);
+    return root ? { name: '', path: '', mode: '40000', sha: root.sha, kind: 'dir', size: 0 } : null;
+  }
+  const slash = path.lastIndexOf('/');
+  const parent = slash < 0 ? '' : path.slice(0, slash);
+  const name = path.slice(slash + 1);
+  // Both on the --batch-check process in one round trip; the tree itself then often comes from a cache.
+  const [parentInfo, self] = await Promise.all([r.info(parent === '' ? `${commitSha}^{tree}` : `${commitSha}:${parent}`), r.info(`${commitSha}:${path}`)]);
+  if (!parentInfo || parentInfo.type !== 'tree' || !self) return null;
+  const tree = await r.read(parentInfo.sha);
+  if (!tree || tree.type !== 'tree') return null;
+  const entry = parseTreeEntries(tree.content, tree.sha.length / 2).find((e) => e.name === name);
+  if (!entry) return null;
+  return { ...entry, path, size: self?.type === 'blob' ? self.size : 0 };
+}
+
+/** The entries of the tree `treeSha`. */
+export async function readTree(r: ObjectReader, treeSha: string): Promise<ContentEntry[]> {
+  const tree = await r.read(treeSha);
+  if (!tree || tree.type !== 'tree') return [];
+  return parseTreeEntries(tree.content, treeSha.length / 2);
+}
+
+/** Submodule paths and URLs from a `.gitmodules` file. */
+export function parseGitmodules(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let path: string | undefined;
+  let url: string | undefined;
+  const flush = () => {
+    if (path !== undefined && url !== undefined) out.set(path, url);
+    path = undefined;
+    url = undefined;
+  };
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('[')) {
+      flush();
+      continue;
+    }
+    const m = /^(\w+)\s*=\s*(.*)$/u.exec(line);
+    if (!m) continue;
+    const value = m[2]!.replace(/^"(.*)"$/u, '$1');
+    if (m[1]!.toLowerCase() === 'path') path = value;
+    else if (m[1]!.toLowerCase() === 'url') url = value;
+  }
+  flush();
+  return out;
+}
+
+const FULL_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/u;
+
+/**
+ * Trees and small blobs by object id, least recently used first out, bounded in bytes. Objects never
+ * change, so an entry never goes stale; ids only ever come from a repository's own refs and trees, so a
+ * hit never reveals an object to a repository that does not hold it.
+ */
+export class ObjectCache {
+  private readonly objects = new Map<string, GitObject>();
+  private readonly infos = new Map<string, GitObjectInfo>();
+  private bytes = 0;
+  constructor(
+    private readonly maxBytes = 32 << 20,
+    private readonly maxObjectBytes = 256 << 10,
+    private readonly maxInfos = 100_000,
+  ) {}
+
+  get(sha: string): GitObject | undefined {
+    const o = this.objects.get(sha);
+    if (o) {
+      this.objects.delete(sha);
+      this.objects.set(sha, o);
+    }
+    return o;
+  }
+
+  info(sha: string): GitObjectInfo | undefined {
+    return this.objects.get(sha) ?? this.infos.get(sha);
+  }
+
+  put(o: GitObject): void {
+    if (o.content.length > this.maxObjectBytes || this.objects.has(o.sha) || (o.type !== 'tree' && o.type !== 'blob')) return;
+    this.objects.set(o.sha, o);
+    this.bytes += o.content.length;
+    for (const [sha, old] of this.objects) {
+      if (this.bytes <= this.maxBytes) break;
+      this.objects.delete(sha);
+      this.bytes -= old.content.length;
+    }
+  }
+
+  putInfo(i: GitObjectInfo): void {
+    if (this.infos.has(i.sha) || (i.type !== 'tree' && i.type !== 'blob')) return;
+    this.infos.set(i.sha, { sha: i.sha, type: i.type, size: i.size });
+    if (this.infos.size > this.maxInfos) this.infos.delete(this.infos.keys().next().value as string);
+  }
+}
+
+/** `r` with reads and infos of trees and blobs served from `cache` when possible. */
+export function cachedReader(r: ObjectReader, cache: ObjectCache): ObjectReader {
+  return {
+    async read(spec) {
+      if (FULL_ID.test(spec)) {
+        const hit = cache.get(spec);
+        if (hit) return hit;
+      }
+      const o = await r.read(spec);
+      if (o) cache.put(o);
+      return o;
+    },
+    async info(spec) {
+      if (FULL_ID.test(spec)) {
+        const hit = cache.info(spec);
+        if (hit) return hit;
+      }
+      const i = await r.info(spec);
+      if (i) cache.putInfo(i);
+      return i;
+    },
+  };
+}

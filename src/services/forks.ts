@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppError } from '../domain/errors.js';
+import { AccessMode, DEFAULT_REPO_SETTINGS, repoNameProblem } from '../domain/repo.js';
+import type { Actor, User } from '../domain/user.js';
+import { isUniqueViolation } from '../db/index.js';
+import * as reposDb from '../db/repos.js';
+import { cloneBare, repoSizeBytes } from '../git/repo.js';
+import { unixNow, type ServiceDeps } from './context.js';
+import type { Paging } from './paging.js';
+import type { RepoAccess, RepoService } from './repos.js';
+
+export interface ForkInput {
+  readonly name?: string | undefined;
+  readonly organization?: string | undefined;
+}
+
+export function createForkService(deps: ServiceDeps, repos: RepoService) {
+  const { db } = deps;
+  const root = deps.config.repository.root;
+
+  /**
+   * Forks `base` for `doer` (Gitea's ForkRepository). The copy is made like a create: the git directory is
+   * cloned (objects hard-linked) under a temporary name, the row is inserted and the parent's fork count
+   * refreshed in one transaction, then the directory moves to its id-based place; a failure removes both.
+   */
+  async function fork(base: RepoAccess, doer: User, input: ForkInput): Promise<RepoAccess> {
+    // Organizations do not exist yet: any name is an unknown organization, as Gitea answers for one (422).
+    if (input.organization !== undefined) throw new AppError('validation', `org does not exist [id: 0, name: ${input.organization}]`);
+    const owner = doer;
+    const name = input.name ?? base.repo.name;
+    const problem = repoNameProblem(name);
+    if (problem) throw new AppError('validation', problem);
+    const existing = await reposDb.getUserFork(db, base.repo.id, owner.id);
+    if (existing) {
+      throw new AppError(
+        'conflict',
+        `repository is already forked by user [uname: ${owner.name}, repo path: ${base.owner.name}/${base.repo.name}, fork path: ${owner.name}/${existing.name}]`,
+      );
+    }
+    const taken = () => new AppError('conflict', `repository already exists [uname: ${owner.name}, name: ${name}]`);
+    if (await reposDb.getRepoByName(db, owner.id, name)) throw taken();
+
+    const tmp = join(root, '.tmp', `${randomUUID()}.git`);
+    await mkdir(join(root, '.tmp'), { recursive: true });
+    let id: number | undefined;
+    try {
+      await cloneBare(repos.repoPath(base.repo.id), tmp);
+      const now = unixNow(deps);
+      try {
+        id = await db.transaction().execute(async (trx) => {
+          const newId = await reposDb.insertRepo(
+            trx,
+            owner.id,
+            {
+              name,
+              description: base.repo.description,
+              defaultBranch: base.repo.defaultBranch,
+              objectFormatName: base.repo.objectFormatName,
+              trustModel: 'default',
+              // Gitea: private when the source is, or when the source's owner is private.
+              isPrivate: base.repo.isPrivate || base.owner.visibility === 'private',
+              isTemplate: false,
+              isEmpty: base.repo.isEmpty,
+              isFork: true,
+              forkId: base.repo.id,
+              numCommits: base.repo.numCommits,
+              settings: { ...DEFAULT_REPO_SETTINGS },
+            },
+            now,
+          );
+          await reposDb.deleteRepoRedirect(trx, owner.id, name.toLowerCase());
+          await reposDb.refreshOwnerRepoCount(trx, owner.id);
+          await reposDb.refreshForkCount(trx, base.repo.id);
+          return newId;
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw taken();
+        throw e;
+      }
+      await rename(tmp, repos.repoPath(id));
+      const size = await repoSizeBytes(repos.repoPath(id)).catch(() => 0);
+      if (size) await reposDb.updateRepo(db, id, { size });
+    } catch (e) {
+      await rm(tmp, { recursive: true, force: true }).catch(() => {});
+      if (id !== undefined) {
+        const failed = id;
+        await rm(repos.repoPath(failed), { recursive: true, force: true }).catch(() => {});
+        await db
+          .transaction()
+          .execute(async (trx) => {
+            // deleteRepoRow also recounts the parent's forks.
+            await reposDb.deleteRepoRow(trx, failed);
+            await reposDb.refreshOwnerRepoCount(trx, owner.id);
+          })
+          .catch(() => {});
+      }
+      throw e;
+    }
+    const repo = (await reposDb.getRepoById(db, id))!;
+    return { repo, owner, mode: AccessMode.owner };
+  }
+
+  /** The forks of `base` the caller may see, oldest first (Gitea's FindForks), with X-Total-Count. */
+  async function list(base: RepoAccess, actor: Actor, paging: Paging) {
+    return repos.search(actor, { forkId: base.repo.id, orderBy: { column: 'id', desc: false } }, paging);
+  }
+
+  return { fork, list };
+}
+
+export type ForkService = ReturnType<typeof createForkService>;
