@@ -283,6 +283,78 @@ export interface paths {
         patch: operations["repoEdit"];
         trace?: never;
     };
+    "/repos/{owner}/{repo}/archive/{archive}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an archive of a repository at a branch, tag or commit.
+         * @description Needs read access to the code. `archive` is a branch, tag or commit followed by `.zip`, `.tar.gz` or `.bundle` (the name may contain slashes). The archive of a commit is built once per format, kept in a bounded cache and streamed from there. Another suffix is 400; a name that resolves to no commit is 404. Content-Disposition names the file `<repo>-<ref>.<ext>` (slashes in the ref become dashes).
+         */
+        get: operations["repoGetArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/branch_protections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the branch protection rules of a repository.
+         * @description Needs administration rights on the repository (repository owner or admin collaborator, or site administrator), also for reading. Plain branch names come first, then glob rules, each in creation order.
+         */
+        get: operations["repoListBranchProtection"];
+        put?: never;
+        /**
+         * Create a branch protection rule.
+         * @description Needs administration rights on the repository. The rule name (rule_name, or the deprecated branch_name) is a branch name or a glob pattern such as `release/*`. A rule with the same name is refused with 403; unknown users in the allow lists with 422. Refused with 423 on an archived repository.
+         */
+        post: operations["repoCreateBranchProtection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/branch_protections/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a branch protection rule by its name.
+         * @description Needs administration rights on the repository. An unknown rule name is 404.
+         */
+        get: operations["repoGetBranchProtection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a branch protection rule.
+         * @description Needs administration rights on the repository. An unknown rule name is 404.
+         */
+        delete: operations["repoDeleteBranchProtection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a branch protection rule; only the fields sent change.
+         * @description Needs administration rights on the repository. Turning enable_push off also turns the push allow list off. Unknown users in the allow lists are 422; refused with 423 on an archived repository.
+         */
+        patch: operations["repoEditBranchProtection"];
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/branches": {
         parameters: {
             query?: never;
@@ -479,6 +551,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/compare/{basehead}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the commits of a head that its base does not have.
+         * @description Needs read access to the code. `basehead` is `base...head` (or `base..head`); a single name compares the default branch with it. Base and head are branches or tags of this repository. The commits are those reachable from head and not from the merge base, newest first; none when the two have no common history. An unknown base or head is 404.
+         */
+        get: operations["repoCompareDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/contents": {
         parameters: {
             query?: never;
@@ -530,6 +622,26 @@ export interface paths {
          * @description Needs write access to the code; 423 on an archived repository. Commits onto `branch` (the default branch when absent), or onto `new_branch` started from it, with the caller as author and committer unless others are given. On an empty repository the first commit creates the branch. `sha` must be the file's current blob id (400 otherwise); a missing file is 404.
          */
         delete: operations["repoDeleteFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/editorconfig/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the EditorConfig properties that apply to a file.
+         * @description Needs read access to the code. Reads `.editorconfig` at the root of `ref` (default: the default branch) and answers the properties of every section whose glob matches the file name, later sections overriding earlier ones. 404 when the ref, the `.editorconfig` file, or any matching property is missing.
+         */
+        get: operations["repoGetEditorConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -619,6 +731,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/git/notes/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the git note of a commit.
+         * @description Needs read access to the code. Reads the note of the commit `sha` names from `refs/notes/commits`. `commit` is, as in Gitea, the commit of the notes history that last changed this note. 422 when `sha` cannot be a ref or commit name; 404 when it names no commit or the commit has no note.
+         */
+        get: operations["repoGetNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/git/refs": {
         parameters: {
             query?: never;
@@ -691,6 +823,74 @@ export interface paths {
          * @description Needs read access to the code. The sha may name a tree, a commit, a tag, or a branch or tag by name; it is resolved to its tree. Entries are paged with page and per_page (default and maximum 1000); truncated tells whether entries follow. An unknown sha is 400. Sets the X-Total-Count header.
          */
         get: operations["GetTree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deploy keys of a repository.
+         * @description Repository administrators only. Sets the X-Total-Count and Link headers.
+         */
+        get: operations["repoListKeys"];
+        put?: never;
+        /**
+         * Add a deploy key to a repository.
+         * @description Repository administrators only. The key may already be a deploy key of other repositories; a key used as a user's key, a key already on this repository or a title already used here is 422.
+         */
+        post: operations["repoCreateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a deploy key of a repository.
+         * @description Repository administrators only. A key of another repository is 404.
+         */
+        get: operations["repoGetKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a deploy key from a repository.
+         * @description Repository administrators only. An unknown id succeeds (as in Gitea); a key of another repository is 403. The public key itself goes when no repository uses it any more.
+         */
+        delete: operations["repoDeleteKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the languages of a repository's code, in bytes.
+         * @description Needs read access to the code. Counts the size of the files of the default branch by language, judged by file extension; vendored, generated, minified and hidden files, documentation and data formats are left out. An empty repository answers an empty object.
+         */
+        get: operations["repoGetLanguages"];
         put?: never;
         post?: never;
         delete?: never;
@@ -874,6 +1074,86 @@ export interface paths {
          * @description Needs administrator access to the repository. A topic the repository does not have is 404.
          */
         delete: operations["repoDeleteTopic"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer a repository to another owner.
+         * @description Owner or site administrator only. A site administrator, or an owner moving the repository to themselves, transfers at once (202 with the moved repository). Otherwise the transfer waits for the recipient (201 with the repository, whose repo_transfer describes it); the recipient gets read access meanwhile. An unknown new owner is 404; team_ids for a user is 422; a repository of the same name at the new owner is 422; a transfer already pending is 409.
+         */
+        post: operations["repoTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/transfer/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a pending transfer of a repository.
+         * @description The recipient (or a site administrator) completes the pending transfer; the old full name redirects to the new one. No pending transfer is 404; anyone else is 403.
+         */
+        post: operations["acceptRepoTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/transfer/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a pending transfer of a repository.
+         * @description The recipient (or a site administrator) cancels the pending transfer; the repository stays where it is. No pending transfer is 404; anyone else is 403.
+         */
+        post: operations["rejectRepoTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{template_owner}/{template_repo}/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a repository from a template repository.
+         * @description Needs read access to the template's code. With git_content the template's default branch becomes one new commit without history; with topics its topics are copied. At least one item must be selected (422); a repository that is not a template is 422. Another user as owner needs a site administrator (403); an unknown owner is 404; a taken name is 409.
+         */
+        post: operations["generateRepo"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1491,6 +1771,50 @@ export interface components {
             user_can_merge?: boolean;
             user_can_push?: boolean;
         };
+        /** @description A branch protection rule of a repository. */
+        BranchProtection: {
+            approvals_whitelist_teams?: string[];
+            approvals_whitelist_username?: string[];
+            block_on_official_review_requests?: boolean;
+            block_on_outdated_branch?: boolean;
+            block_on_rejected_reviews?: boolean;
+            /** @description Deprecated: the protected branch name; empty for glob rules (use rule_name). */
+            branch_name?: string;
+            /** Format: date-time */
+            created_at?: string;
+            dismiss_stale_approvals?: boolean;
+            enable_approvals_whitelist?: boolean;
+            enable_merge_whitelist?: boolean;
+            /** @description Whether anyone may push to matching branches at all (force pushes and deletions are always refused). */
+            enable_push?: boolean;
+            /** @description Only the users in push_whitelist_usernames may push (needs enable_push). */
+            enable_push_whitelist?: boolean;
+            enable_status_check?: boolean;
+            ignore_stale_approvals?: boolean;
+            merge_whitelist_teams?: string[];
+            merge_whitelist_usernames?: string[];
+            /** @description Semicolon-separated glob patterns of files that may not be changed by a push. */
+            protected_file_patterns?: string;
+            /** @description Deploy keys with write access may push when the push allow list is on. */
+            push_whitelist_deploy_keys?: boolean;
+            /** @description Teams allowed to push when the push allow list is on (organization repositories). */
+            push_whitelist_teams?: string[];
+            /** @description Users allowed to push when the push allow list is on. */
+            push_whitelist_usernames?: string[];
+            require_signed_commits?: boolean;
+            /**
+             * Format: int64
+             * @description Approvals a pull request needs before it can be merged into a matching branch.
+             */
+            required_approvals?: number;
+            /** @description A branch name or a glob pattern (`*` stays within one path segment, `**` crosses them). */
+            rule_name?: string;
+            status_check_contexts?: string[];
+            /** @description Semicolon-separated glob patterns of files that may be changed even when pushing is not allowed. */
+            unprotected_file_patterns?: string;
+            /** Format: date-time */
+            updated_at?: string;
+        };
         /** @description One change of a ChangeFilesOptions request. */
         ChangeFileOperation: {
             /** @description New content, base64-encoded (create and update). */
@@ -1612,6 +1936,15 @@ export interface components {
             email?: string;
             name?: string;
         };
+        /** @description The commits of a head that its base does not have. */
+        Compare: {
+            commits?: components["schemas"]["Commit"][];
+            /**
+             * Format: int64
+             * @description Number of commits in `commits`.
+             */
+            total_commits?: number;
+        };
         /** @description An entry of a repository's tree at a commit: a file, a directory, a symbolic link or a submodule. Fields that do not apply to the entry's type are null. */
         ContentsResponse: {
             _links?: components["schemas"]["FileLinksResponse"];
@@ -1653,6 +1986,46 @@ export interface components {
             name: string;
             /** @description Scopes to grant, e.g. read:user or write:repository. */
             scopes?: string[];
+        };
+        /** @description A new branch protection rule. */
+        CreateBranchProtectionOption: {
+            approvals_whitelist_teams?: string[];
+            approvals_whitelist_username?: string[];
+            block_on_official_review_requests?: boolean;
+            block_on_outdated_branch?: boolean;
+            block_on_rejected_reviews?: boolean;
+            /** @description Deprecated: the protected branch name; empty for glob rules (use rule_name). */
+            branch_name?: string;
+            dismiss_stale_approvals?: boolean;
+            enable_approvals_whitelist?: boolean;
+            enable_merge_whitelist?: boolean;
+            /** @description Whether anyone may push to matching branches at all (force pushes and deletions are always refused). */
+            enable_push?: boolean;
+            /** @description Only the users in push_whitelist_usernames may push (needs enable_push). */
+            enable_push_whitelist?: boolean;
+            enable_status_check?: boolean;
+            ignore_stale_approvals?: boolean;
+            merge_whitelist_teams?: string[];
+            merge_whitelist_usernames?: string[];
+            /** @description Semicolon-separated glob patterns of files that may not be changed by a push. */
+            protected_file_patterns?: string;
+            /** @description Deploy keys with write access may push when the push allow list is on. */
+            push_whitelist_deploy_keys?: boolean;
+            /** @description Teams allowed to push when the push allow list is on (organization repositories). */
+            push_whitelist_teams?: string[];
+            /** @description Users allowed to push when the push allow list is on. */
+            push_whitelist_usernames?: string[];
+            require_signed_commits?: boolean;
+            /**
+             * Format: int64
+             * @description Approvals a pull request needs before it can be merged into a matching branch.
+             */
+            required_approvals?: number;
+            /** @description A branch name or a glob pattern (`*` stays within one path segment, `**` crosses them). */
+            rule_name?: string;
+            status_check_contexts?: string[];
+            /** @description Semicolon-separated glob patterns of files that may be changed even when pushing is not allowed. */
+            unprotected_file_patterns?: string;
         };
         /** @description Input for creating a branch. The start point is old_ref_name, else old_branch_name, else the default branch. */
         CreateBranchRepoOption: {
@@ -1795,6 +2168,66 @@ export interface components {
             sha: string;
             /** @description Append a Signed-off-by trailer naming the committer. */
             signoff?: boolean;
+        };
+        /** @description An SSH key that gives access to one repository. read_only and repository are filled for site administrators and the repository's owner only. */
+        DeployKey: {
+            /** Format: date-time */
+            created_at?: string;
+            /** @description SHA256 fingerprint of the key. */
+            fingerprint?: string;
+            /**
+             * Format: int64
+             * @description Id of the key's link to this repository.
+             */
+            id?: number;
+            /** @description The key in OpenSSH authorized_keys form. */
+            key?: string;
+            /**
+             * Format: int64
+             * @description Id of the underlying public key, shared by every repository that uses the key.
+             */
+            key_id?: number;
+            read_only?: boolean;
+            repository?: components["schemas"]["Repository"];
+            title?: string;
+            /** @description API address of the key. */
+            url?: string;
+        };
+        /** @description Changes to a branch protection rule; fields left out stay as they are. */
+        EditBranchProtectionOption: {
+            approvals_whitelist_teams?: string[];
+            approvals_whitelist_username?: string[];
+            block_on_official_review_requests?: boolean;
+            block_on_outdated_branch?: boolean;
+            block_on_rejected_reviews?: boolean;
+            dismiss_stale_approvals?: boolean;
+            enable_approvals_whitelist?: boolean;
+            enable_merge_whitelist?: boolean;
+            /** @description Whether anyone may push to matching branches at all (force pushes and deletions are always refused). */
+            enable_push?: boolean;
+            /** @description Only the users in push_whitelist_usernames may push (needs enable_push). */
+            enable_push_whitelist?: boolean;
+            enable_status_check?: boolean;
+            ignore_stale_approvals?: boolean;
+            merge_whitelist_teams?: string[];
+            merge_whitelist_usernames?: string[];
+            /** @description Semicolon-separated glob patterns of files that may not be changed by a push. */
+            protected_file_patterns?: string;
+            /** @description Deploy keys with write access may push when the push allow list is on. */
+            push_whitelist_deploy_keys?: boolean;
+            /** @description Teams allowed to push when the push allow list is on (organization repositories). */
+            push_whitelist_teams?: string[];
+            /** @description Users allowed to push when the push allow list is on. */
+            push_whitelist_usernames?: string[];
+            require_signed_commits?: boolean;
+            /**
+             * Format: int64
+             * @description Approvals a pull request needs before it can be merged into a matching branch.
+             */
+            required_approvals?: number;
+            status_check_contexts?: string[];
+            /** @description Semicolon-separated glob patterns of files that may be changed even when pushing is not allowed. */
+            unprotected_file_patterns?: string;
         };
         /** @description Changes to a repository; only the fields that are present are applied. */
         EditRepoOption: {
@@ -2016,6 +2449,33 @@ export interface components {
             /** @description Theme used when a user has not picked one. */
             default_theme?: string;
         };
+        /** @description What to create from a template repository and what to copy from it. */
+        GenerateRepoOption: {
+            /** @description Copy the template's avatar. */
+            avatar?: boolean;
+            /** @description Default branch of the new repository; the template's default branch when absent. */
+            default_branch?: string;
+            /** @description Description of the new repository. */
+            description?: string;
+            /** @description Copy the files of the template's default branch, as a single new commit. */
+            git_content?: boolean;
+            /** @description Copy the template's server-side git hooks. */
+            git_hooks?: boolean;
+            /** @description Copy the template's issue labels. */
+            labels?: boolean;
+            /** @description Name of the new repository. */
+            name: string;
+            /** @description Name of the user or organization that will own the new repository. */
+            owner: string;
+            /** @description Whether the new repository is private. */
+            private?: boolean;
+            /** @description Copy the template's branch protections. */
+            protected_branch?: boolean;
+            /** @description Copy the template's topics. */
+            topics?: boolean;
+            /** @description Copy the template's webhooks. */
+            webhooks?: boolean;
+        };
         /** @description A git blob with its content in base64. */
         GitBlobResponse: {
             /** @description The content in base64; empty when the blob is larger than the API's blob size limit. */
@@ -2118,6 +2578,12 @@ export interface components {
             name?: string;
             /** @description API address of this template. */
             url?: string;
+        };
+        /** @description A git note attached to a commit. */
+        Note: {
+            commit?: components["schemas"]["Commit"];
+            /** @description The note's text. */
+            message?: string;
         };
         /** @description An organization. */
         Organization: {
@@ -2397,6 +2863,13 @@ export interface components {
             /** Format: date-time */
             updated?: string;
         };
+        /** @description Who should own the repository after the transfer. */
+        TransferRepoOption: {
+            /** @description Name of the user or organization that will own the repository. */
+            new_owner: string;
+            /** @description Teams of the receiving organization to give access; only for organizations. */
+            team_ids?: number[];
+        };
         /** @description Input for replacing a file's content (and optionally moving it). sha must be the current blob id of the file, so that a concurrent change is not overwritten. */
         UpdateFileOptions: {
             author?: components["schemas"]["Identity"];
@@ -2549,6 +3022,26 @@ export interface components {
                 "text/html": components["schemas"]["Branch"][];
             };
         };
+        /** @description The branch protection rule. */
+        BranchProtection: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BranchProtection"];
+                "text/html": components["schemas"]["BranchProtection"];
+            };
+        };
+        /** @description A list of branch protection rules. */
+        BranchProtectionList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BranchProtection"][];
+                "text/html": components["schemas"]["BranchProtection"][];
+            };
+        };
         /** @description The combined status of a commit. */
         CombinedStatus: {
             headers: {
@@ -2609,6 +3102,16 @@ export interface components {
                 "text/html": components["schemas"]["CommitStatus"][];
             };
         };
+        /** @description The comparison of two commits. */
+        Compare: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Compare"];
+                "text/html": components["schemas"]["Compare"];
+            };
+        };
         /** @description The entries of the directory. */
         ContentsListResponse: {
             headers: {
@@ -2627,6 +3130,26 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ContentsResponseOrList"];
                 "text/html": components["schemas"]["ContentsResponseOrList"];
+            };
+        };
+        /** @description The deploy key. */
+        DeployKey: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DeployKey"];
+                "text/html": components["schemas"]["DeployKey"];
+            };
+        };
+        /** @description A list of deploy keys. */
+        DeployKeyList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DeployKey"][];
+                "text/html": components["schemas"]["DeployKey"][];
             };
         };
         /** @description A list of e-mail addresses. */
@@ -2816,6 +3339,20 @@ export interface components {
                 "text/html": string[];
             };
         };
+        /** @description Bytes of code by language. */
+        LanguageStatistics: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    [key: string]: number;
+                };
+                "text/html": {
+                    [key: string]: number;
+                };
+            };
+        };
         /** @description The license template. */
         LicenseTemplateInfo: {
             headers: {
@@ -2834,6 +3371,16 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["LicensesTemplateListEntry"][];
                 "text/html": components["schemas"]["LicensesTemplateListEntry"][];
+            };
+        };
+        /** @description The note. */
+        Note: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Note"];
+                "text/html": components["schemas"]["Note"];
             };
         };
         /** @description The target does not exist or is not visible to the caller. The body may also carry an errors list. */
@@ -3441,6 +3988,162 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    repoGetArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The branch, tag or commit with the archive format appended (e.g. main.zip). */
+                archive: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            307: components["responses"]["repoRedirect"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoListBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BranchProtectionList"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCreateBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateBranchProtectionOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["BranchProtection"];
+            307: components["responses"]["repoRedirect"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoGetBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rule name (a branch name or a glob pattern; may contain slashes). */
+                name: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BranchProtection"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rule name (a branch name or a glob pattern; may contain slashes). */
+                name: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoEditBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Rule name (a branch name or a glob pattern; may contain slashes). */
+                name: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditBranchProtectionOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["BranchProtection"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
     repoListBranches: {
         parameters: {
             query?: {
@@ -3796,6 +4499,29 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    repoCompareDiff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The base and the head, as `base...head`. */
+                basehead: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Compare"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     repoGetContentsList: {
         parameters: {
             query?: {
@@ -3965,6 +4691,42 @@ export interface operations {
             423: components["responses"]["repoArchivedError"];
         };
     };
+    repoGetEditorConfig: {
+        parameters: {
+            query?: {
+                /** @description A branch, tag or commit to read `.editorconfig` at; the default branch when absent. */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the file the properties are wanted for. */
+                filepath: string;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The properties that apply, by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: string;
+                    };
+                };
+            };
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     listForks: {
         parameters: {
             query?: {
@@ -4107,6 +4869,35 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    repoGetNote: {
+        parameters: {
+            query?: {
+                /** @description Include the list of files the commit changed (default true). */
+                files?: boolean;
+                /** @description Include the signature verification of the commit (default true). */
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description A commit sha, branch or tag. */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Note"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
     repoListAllGitRefs: {
         parameters: {
             query?: never;
@@ -4209,6 +5000,125 @@ export interface operations {
             200: components["responses"]["GitTreeResponse"];
             307: components["responses"]["repoRedirect"];
             400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoListKeys: {
+        parameters: {
+            query?: {
+                /** @description Only the deploy keys with this fingerprint. */
+                fingerprint?: string;
+                /** @description Only the deploy keys of this public key id. */
+                key_id?: number;
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["DeployKeyList"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCreateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateKeyOption"];
+        responses: {
+            201: components["responses"]["DeployKey"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the deploy key. */
+                id: number;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["DeployKey"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the deploy key. */
+                id: number;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoGetLanguages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["LanguageStatistics"];
+            307: components["responses"]["repoRedirect"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -4606,6 +5516,104 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             422: components["responses"]["invalidTopicsError"];
+        };
+    };
+    repoTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferRepoOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Repository"];
+            202: components["responses"]["Repository"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    acceptRepoTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: components["responses"]["Repository"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    rejectRepoTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Repository"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    generateRepo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the template repository. */
+                template_owner: string;
+                /** @description Name of the template repository. */
+                template_repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["GenerateRepoOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Repository"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            422: components["responses"]["validationError"];
         };
     };
     repoSearch: {

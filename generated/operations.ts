@@ -19,6 +19,7 @@ export interface OperationEntry {
   readonly successStatuses: readonly number[];
 }
 export type OperationId =
+  | 'acceptRepoTransfer'
   | 'adminCreatePublicKey'
   | 'adminCreateRepo'
   | 'adminCreateUser'
@@ -31,6 +32,7 @@ export type OperationId =
   | 'adminSearchUsers'
   | 'createCurrentUserRepo'
   | 'createFork'
+  | 'generateRepo'
   | 'GetAnnotatedTag'
   | 'GetBlob'
   | 'getGeneralAPISettings'
@@ -47,29 +49,42 @@ export type OperationId =
   | 'listGitignoresTemplates'
   | 'listLabelTemplates'
   | 'listLicenseTemplates'
+  | 'rejectRepoTransfer'
   | 'repoAddCollaborator'
   | 'repoAddTopic'
   | 'repoChangeFiles'
   | 'repoCheckCollaborator'
+  | 'repoCompareDiff'
   | 'repoCreateBranch'
+  | 'repoCreateBranchProtection'
   | 'repoCreateFile'
+  | 'repoCreateKey'
   | 'repoCreateStatus'
   | 'repoCreateTag'
   | 'repoDelete'
   | 'repoDeleteBranch'
+  | 'repoDeleteBranchProtection'
   | 'repoDeleteCollaborator'
   | 'repoDeleteFile'
+  | 'repoDeleteKey'
   | 'repoDeleteTag'
   | 'repoDeleteTopic'
   | 'repoDownloadCommitDiffOrPatch'
   | 'repoEdit'
+  | 'repoEditBranchProtection'
   | 'repoGet'
   | 'repoGetAllCommits'
+  | 'repoGetArchive'
   | 'repoGetBranch'
+  | 'repoGetBranchProtection'
   | 'repoGetByID'
   | 'repoGetCombinedStatusByRef'
   | 'repoGetContents'
   | 'repoGetContentsList'
+  | 'repoGetEditorConfig'
+  | 'repoGetKey'
+  | 'repoGetLanguages'
+  | 'repoGetNote'
   | 'repoGetRawFile'
   | 'repoGetRawFileOrLFS'
   | 'repoGetRepoPermissions'
@@ -78,14 +93,17 @@ export type OperationId =
   | 'repoGetTag'
   | 'repoListAllGitRefs'
   | 'repoListBranches'
+  | 'repoListBranchProtection'
   | 'repoListCollaborators'
   | 'repoListGitRefs'
+  | 'repoListKeys'
   | 'repoListStargazers'
   | 'repoListStatuses'
   | 'repoListStatusesByRef'
   | 'repoListTags'
   | 'repoListTopics'
   | 'repoSearch'
+  | 'repoTransfer'
   | 'repoUpdateFile'
   | 'repoUpdateTopics'
   | 'topicSearch'
@@ -120,6 +138,25 @@ export type OperationId =
   | 'userListStarred'
   | 'userSearch';
 export const operations: readonly OperationEntry[] = [
+  {
+    "operationId": "acceptRepoTransfer",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/transfer/accept",
+    "routePath": "/repos/:owner/:repo/transfer/accept",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      202,
+      307
+    ]
+  },
   {
     "operationId": "adminCreatePublicKey",
     "method": "POST",
@@ -349,6 +386,25 @@ export const operations: readonly OperationEntry[] = [
     "hasBody": true,
     "successStatuses": [
       202,
+      307
+    ]
+  },
+  {
+    "operationId": "generateRepo",
+    "method": "POST",
+    "path": "/repos/{template_owner}/{template_repo}/generate",
+    "routePath": "/repos/:template_owner/:template_repo/generate",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201,
       307
     ]
   },
@@ -630,6 +686,25 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "rejectRepoTransfer",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/transfer/reject",
+    "routePath": "/repos/:owner/:repo/transfer/reject",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
     "operationId": "repoAddCollaborator",
     "method": "PUT",
     "path": "/repos/{owner}/{repo}/collaborators/{collaborator}",
@@ -706,10 +781,48 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "repoCompareDiff",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/compare/{basehead}",
+    "routePath": "/repos/:owner/:repo/compare/*",
+    "wildcardParam": "basehead",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
     "operationId": "repoCreateBranch",
     "method": "POST",
     "path": "/repos/{owner}/{repo}/branches",
     "routePath": "/repos/:owner/:repo/branches",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201,
+      307
+    ]
+  },
+  {
+    "operationId": "repoCreateBranchProtection",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/branch_protections",
+    "routePath": "/repos/:owner/:repo/branch_protections",
     "wildcardParam": null,
     "tag": "repository",
     "scopes": [
@@ -730,6 +843,25 @@ export const operations: readonly OperationEntry[] = [
     "path": "/repos/{owner}/{repo}/contents/{filepath}",
     "routePath": "/repos/:owner/:repo/contents/*",
     "wildcardParam": "filepath",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201,
+      307
+    ]
+  },
+  {
+    "operationId": "repoCreateKey",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/keys",
+    "routePath": "/repos/:owner/:repo/keys",
+    "wildcardParam": null,
     "tag": "repository",
     "scopes": [
       "repository"
@@ -820,6 +952,25 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "repoDeleteBranchProtection",
+    "method": "DELETE",
+    "path": "/repos/{owner}/{repo}/branch_protections/{name}",
+    "routePath": "/repos/:owner/:repo/branch_protections/*",
+    "wildcardParam": "name",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      307
+    ]
+  },
+  {
     "operationId": "repoDeleteCollaborator",
     "method": "DELETE",
     "path": "/repos/{owner}/{repo}/collaborators/{collaborator}",
@@ -854,6 +1005,25 @@ export const operations: readonly OperationEntry[] = [
     "hasBody": true,
     "successStatuses": [
       200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoDeleteKey",
+    "method": "DELETE",
+    "path": "/repos/{owner}/{repo}/keys/{id}",
+    "routePath": "/repos/:owner/:repo/keys/:id",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
       307
     ]
   },
@@ -934,6 +1104,25 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "repoEditBranchProtection",
+    "method": "PATCH",
+    "path": "/repos/{owner}/{repo}/branch_protections/{name}",
+    "routePath": "/repos/:owner/:repo/branch_protections/*",
+    "wildcardParam": "name",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
     "operationId": "repoGet",
     "method": "GET",
     "path": "/repos/{owner}/{repo}",
@@ -981,6 +1170,25 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "repoGetArchive",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/archive/{archive}",
+    "routePath": "/repos/:owner/:repo/archive/*",
+    "wildcardParam": "archive",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
     "operationId": "repoGetBranch",
     "method": "GET",
     "path": "/repos/{owner}/{repo}/branches/{branch}",
@@ -991,6 +1199,25 @@ export const operations: readonly OperationEntry[] = [
       "repository"
     ],
     "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetBranchProtection",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/branch_protections/{name}",
+    "routePath": "/repos/:owner/:repo/branch_protections/*",
+    "wildcardParam": "name",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
     "basicAuthOnly": false,
     "queryNames": [],
     "hasBody": false,
@@ -1074,6 +1301,87 @@ export const operations: readonly OperationEntry[] = [
     "basicAuthOnly": false,
     "queryNames": [
       "ref"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetEditorConfig",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/editorconfig/{filepath}",
+    "routePath": "/repos/:owner/:repo/editorconfig/:filepath",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "ref"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetKey",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/keys/{id}",
+    "routePath": "/repos/:owner/:repo/keys/:id",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetLanguages",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/languages",
+    "routePath": "/repos/:owner/:repo/languages",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetNote",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/git/notes/{sha}",
+    "routePath": "/repos/:owner/:repo/git/notes/:sha",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "verification",
+      "files"
     ],
     "hasBody": false,
     "successStatuses": [
@@ -1253,6 +1561,25 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "repoListBranchProtection",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/branch_protections",
+    "routePath": "/repos/:owner/:repo/branch_protections",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
     "operationId": "repoListCollaborators",
     "method": "GET",
     "path": "/repos/{owner}/{repo}/collaborators",
@@ -1287,6 +1614,30 @@ export const operations: readonly OperationEntry[] = [
     "public": true,
     "basicAuthOnly": false,
     "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoListKeys",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/keys",
+    "routePath": "/repos/:owner/:repo/keys",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "key_id",
+      "fingerprint",
+      "page",
+      "limit"
+    ],
     "hasBody": false,
     "successStatuses": [
       200,
@@ -1439,6 +1790,26 @@ export const operations: readonly OperationEntry[] = [
     "hasBody": false,
     "successStatuses": [
       200
+    ]
+  },
+  {
+    "operationId": "repoTransfer",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/transfer",
+    "routePath": "/repos/:owner/:repo/transfer",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201,
+      202,
+      307
     ]
   },
   {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run bench: Anvil against two baselines answering the same lookups with the same JSON, measured in
 // one run on this machine; then routing+validation cost with 500 extra operations; then start-up time and
-// memory. Prints ratios. Needs `npm run build` (npm ci does it).
+// memory; then git over HTTP, archives, commits and contents against the git CLI (git.mjs). Prints ratios.
+// Needs `npm run build` (npm ci does it).
 import { spawn, fork, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 import { measureRouting } from './routing.mjs';
+import { benchGit } from './git.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = join(root, 'dist', 'src', 'cli', 'bin.js');
@@ -19,6 +21,11 @@ if (!existsSync(bin)) {
 }
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const dir = mkdtempSync(join(tmpdir(), 'anvil-bench-'));
+const children = new Set();
+process.on('exit', () => {
+  for (const c of children) c.kill();
+  rmSync(dir, { recursive: true, force: true });
+});
 const freePort = () =>
   new Promise((resolve) => {
     const s = createServer();
@@ -61,6 +68,7 @@ let anvil;
 for (let i = 0; i < 3; i++) {
   const t0 = performance.now();
   anvil = spawn(process.execPath, [bin, 'web', '--config', ini], { stdio: ['ignore', 'ignore', 'inherit'] });
+  children.add(anvil);
   await waitHealthy(`${rootUrl}api/healthz`);
   startups.push(performance.now() - t0);
   if (i < 2) {
@@ -96,6 +104,7 @@ const scenarios = [
 const results = {};
 for (const s of scenarios) for (const c of [1, 32]) results[`${s.name}|${c}|anvil`] = await load(`${rootUrl}${s.path.slice(1)}`, c, s.headers);
 const rssAfterLoad = rssMb(anvil.pid);
+const gitLines = await benchGit({ rootUrl, token, dir, seconds, load, freePort });
 {
   const exited = new Promise((r) => anvil.once('exit', r));
   anvil.kill('SIGTERM');
@@ -104,6 +113,7 @@ const rssAfterLoad = rssMb(anvil.pid);
 for (const kind of ['bare', 'express']) {
   const bport = await freePort();
   const child = fork(join(root, 'scripts', 'bench', 'baseline.mjs'), [kind, join(dir, 'anvil.db'), String(bport), rootUrl], { stdio: 'ignore' });
+  children.add(child);
   await new Promise((r) => child.once('message', r));
   for (const s of scenarios) for (const c of [1, 32]) results[`${s.name}|${c}|${kind}`] = await load(`http://127.0.0.1:${bport}${s.path}`, c, s.headers);
   child.kill();
@@ -136,4 +146,4 @@ console.log(`  ratio ${(routing.perRequestLargeUs / routing.perRequestUs).toFixe
 startups.sort((a, b) => a - b);
 console.log(`\nstart-up: spawn to healthy /api/healthz ${startups.map((t) => t.toFixed(0)).join(', ')} ms (median ${startups[1].toFixed(0)} ms; target < 1000)`);
 console.log(`resident memory: ${rssAfterStart.toFixed(1)} MB after start (target < 100), ${rssAfterLoad.toFixed(1)} MB after the load runs`);
-rmSync(dir, { recursive: true, force: true });
+for (const line of gitLines) console.log(line);

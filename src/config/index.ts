@@ -22,7 +22,12 @@ export interface Config {
     readonly passwd: string;
     readonly sslMode: 'disable' | 'require' | 'verify-full';
   };
-  readonly repository: { readonly root: string; readonly defaultBranch: string };
+  readonly repository: {
+    readonly root: string;
+    readonly defaultBranch: string;
+    /** Upper bound of the archive cache (repo-archive/ under APP_DATA_PATH); the oldest archives are removed beyond it. */
+    readonly archiveCacheMaxBytes: number;
+  };
   readonly security: {
     readonly installLock: boolean;
     readonly secretKey: string;
@@ -78,7 +83,7 @@ const KNOWN: Record<string, Record<string, KeySpec>> = {
     PASSWD: { kind: 'string' },
     SSL_MODE: { kind: 'enum', values: ['disable', 'require', 'verify-full'] },
   },
-  repository: { ROOT: { kind: 'string' }, DEFAULT_BRANCH: { kind: 'string' } },
+  repository: { ROOT: { kind: 'string' }, DEFAULT_BRANCH: { kind: 'string' }, ARCHIVE_CACHE_MAX_BYTES: { kind: 'int' } },
   security: {
     INSTALL_LOCK: { kind: 'bool' },
     SECRET_KEY: { kind: 'string' },
@@ -208,6 +213,7 @@ export function loadConfig(source: ConfigSource = {}): LoadedConfig {
     repository: {
       root: path(str('repository', 'ROOT', resolve(appDataPath, 'repositories'))),
       defaultBranch: str('repository', 'DEFAULT_BRANCH', 'main').trim() || 'main',
+      archiveCacheMaxBytes: int('repository', 'ARCHIVE_CACHE_MAX_BYTES', 1 << 30, 0),
     },
     security: {
       installLock: bool('security', 'INSTALL_LOCK', true),

@@ -1,12 +1,16 @@
 import type { Complete, Schemas } from '../handlers/kit.js';
 import type { Config } from '../config/index.js';
 import type { GitBranch, GitPerson } from '../git/branches.js';
+import type { BranchProtectionInfo } from '../domain/protection.js';
 
 const person = (p: GitPerson): Complete<Schemas['PayloadUser']> => ({ name: p.name, email: p.email, username: '' });
 const rfc3339 = (d: string) => new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** Gitea's Branch JSON; protection fields stay at their defaults until branch protection exists. */
-export function toApiBranch(b: GitBranch, fullName: string, canPush: boolean, config: Config): Schemas['Branch'] {
+/**
+ * Gitea's Branch JSON. `canPush` is the caller's write access; `protection`, the rule that applies to the
+ * branch evaluated for the caller, overrides it (Gitea's ToBranch).
+ */
+export function toApiBranch(b: GitBranch, fullName: string, canPush: boolean, config: Config, protection?: BranchProtectionInfo): Schemas['Branch'] {
   return {
     name: b.name,
     commit: {
@@ -21,12 +25,12 @@ export function toApiBranch(b: GitBranch, fullName: string, canPush: boolean, co
       removed: null,
       modified: null,
     },
-    protected: false,
-    required_approvals: 0,
-    enable_status_check: false,
-    status_check_contexts: [],
-    user_can_push: canPush,
-    user_can_merge: canPush,
-    effective_branch_protection_name: '',
+    protected: protection !== undefined,
+    required_approvals: protection?.requiredApprovals ?? 0,
+    enable_status_check: protection?.enableStatusCheck ?? false,
+    status_check_contexts: protection ? [...protection.statusCheckContexts] : [],
+    user_can_push: protection ? protection.userCanPush : canPush,
+    user_can_merge: protection ? protection.userCanMerge : canPush,
+    effective_branch_protection_name: protection?.showRuleName ? protection.ruleName : '',
   };
 }

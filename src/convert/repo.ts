@@ -15,6 +15,8 @@ export interface RepoView {
   /** The viewer's access mode on the repository. */
   readonly mode: number;
   readonly parent?: RepoView | undefined;
+  /** A pending transfer (Gitea shows it while the repository's status is "pending transfer"). */
+  readonly transfer?: { readonly doer: User; readonly recipient: User } | undefined;
 }
 
 /** The Repository JSON with `permissions` for the viewer (Gitea's convert.ToRepo). */
@@ -97,6 +99,8 @@ export function toApiRepo(view: RepoView, viewer: User | null, config: Config): 
       external_tracker_regexp_pattern: s.externalTracker.regexpPattern,
     };
   }
+  // Gitea converts both users without a viewer (ToUser(ctx, u, nil)) and lists no teams for a user recipient.
+  if (view.transfer) out.repo_transfer = { doer: toApiUser(view.transfer.doer, null, config), recipient: toApiUser(view.transfer.recipient, null, config), teams: [] };
   if (s.externalWiki) out.external_wiki = { external_wiki_url: s.externalWiki.url };
   return out;
 }

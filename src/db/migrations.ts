@@ -169,13 +169,73 @@ function migration0003(dialect: DialectName): Migration {
   };
 }
 
-/** Migrations in order; the names sort in application order. */
-export function migrationProvider(dialect: DialectName): MigrationProvider {
+function migration0004(dialect: DialectName): Migration {
   return {
-    async getMigrations() {
-      return { '0001_users_tokens_keys': migration0001(dialect), '0002_repositories': migration0002(dialect), '0003_commit_status': migration0003(dialect) };
+    async up(db: AnyDb) {
+      // Gitea's protected_branch: one rule per (repo, rule_name); id lists are JSON arrays of numbers as text.
+      let t = withId(dialect, db.schema.createTable('protected_branch'))
+        .addColumn('repo_id', 'bigint', (c) => c.notNull().references('repository.id').onDelete('cascade'))
+        .addColumn('rule_name', 'text', (c) => c.notNull());
+      for (const col of [
+        'can_push', 'enable_whitelist', 'whitelist_deploy_keys', 'enable_merge_whitelist', 'enable_status_check',
+        'enable_approvals_whitelist', 'required_approvals', 'block_on_rejected_reviews', 'block_on_official_review_requests',
+        'block_on_outdated_branch', 'dismiss_stale_approvals', 'ignore_stale_approvals', 'require_signed_commits',
+      ])
+        t = t.addColumn(col, 'integer', (c) => c.notNull().defaultTo(0));
+      for (const col of [
+        'whitelist_user_ids', 'whitelist_team_ids', 'merge_whitelist_user_ids', 'merge_whitelist_team_ids',
+        'approvals_whitelist_user_ids', 'approvals_whitelist_team_ids', 'status_check_contexts',
+      ])
+        t = t.addColumn(col, 'text', (c) => c.notNull().defaultTo('[]'));
+      for (const col of ['protected_file_patterns', 'unprotected_file_patterns']) t = t.addColumn(col, 'text', (c) => c.notNull().defaultTo(''));
+      await t
+        .addColumn('created_unix', 'bigint', (c) => c.notNull())
+        .addColumn('updated_unix', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('protected_branch_repo_rule_uq', ['repo_id', 'rule_name'])
+        .execute();
     },
   };
 }
 
-export const LATEST_MIGRATION = '0003_commit_status';
+function migration0005(dialect: DialectName): Migration {
+  return {
+    async up(db: AnyDb) {
+      // Gitea's repo_transfer: at most one pending transfer per repository (repository.status is 2 meanwhile).
+      await withId(dialect, db.schema.createTable('repo_transfer'))
+        .addColumn('doer_id', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('recipient_id', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('repo_id', 'bigint', (c) => c.notNull().unique().references('repository.id').onDelete('cascade'))
+        .addColumn('team_ids', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('created_unix', 'bigint', (c) => c.notNull())
+        .addColumn('updated_unix', 'bigint', (c) => c.notNull())
+        .execute();
+      // Gitea's deploy_key: links a public_key row of type 2 (shared by every repository using the key) to a repository.
+      await withId(dialect, db.schema.createTable('deploy_key'))
+        .addColumn('key_id', 'bigint', (c) => c.notNull().references('public_key.id').onDelete('cascade'))
+        .addColumn('repo_id', 'bigint', (c) => c.notNull().references('repository.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('fingerprint', 'text', (c) => c.notNull())
+        .addColumn('mode', 'integer', (c) => c.notNull())
+        .addColumn('created_unix', 'bigint', (c) => c.notNull())
+        .addColumn('updated_unix', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('deploy_key_key_repo_uq', ['key_id', 'repo_id'])
+        .addUniqueConstraint('deploy_key_repo_name_uq', ['repo_id', 'name'])
+        .execute();
+      await db.schema.createIndex('deploy_key_key_idx').on('deploy_key').column('key_id').execute();
+    },
+  };
+}
+
+/** Migrations in order; the names sort in application order. */
+export function migrationProvider(dialect: DialectName): MigrationProvider {
+  return {
+    async getMigrations() {
+      return { '0001_users_tokens_keys': migration0001(dialect), '0002_repositories': migration0002(dialect), '0003_commit_status': migration0003(dialect),
+        '0004_protected_branch': migration0004(dialect),
+        '0005_transfers_deploy_keys': migration0005(dialect),
+      };
+    },
+  };
+}
+
+export const LATEST_MIGRATION = '0005_transfers_deploy_keys';

@@ -49,6 +49,7 @@ export function rowToRepo(r: RepoRow): Repository {
     createdUnix: r.created_unix,
     updatedUnix: r.updated_unix,
     archivedUnix: r.archived_unix,
+    status: r.status,
     settings: parseSettings(r.settings),
   };
 }
@@ -73,6 +74,8 @@ export interface RepoFields {
   numCommits?: number;
   updatedUnix?: number;
   archivedUnix?: number;
+  status?: number;
+  ownerId?: number;
   settings?: RepoSettings;
 }
 
@@ -99,6 +102,8 @@ function toColumns(f: RepoFields): Record<string, unknown> {
     num_commits: f.numCommits,
     updated_unix: f.updatedUnix,
     archived_unix: f.archivedUnix,
+    status: f.status,
+    owner_id: f.ownerId,
     settings: f.settings === undefined ? undefined : JSON.stringify(f.settings),
   };
   for (const k of Object.keys(cols)) if (cols[k] === undefined) delete cols[k];

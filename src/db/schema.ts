@@ -187,7 +187,63 @@ export interface CommitStatusTable {
   updated_unix: number;
 }
 
+export interface ProtectedBranchTable {
+  id: Generated<number>;
+  repo_id: number;
+  rule_name: string;
+  can_push: number;
+  enable_whitelist: number;
+  whitelist_deploy_keys: number;
+  enable_merge_whitelist: number;
+  enable_status_check: number;
+  enable_approvals_whitelist: number;
+  required_approvals: number;
+  block_on_rejected_reviews: number;
+  block_on_official_review_requests: number;
+  block_on_outdated_branch: number;
+  dismiss_stale_approvals: number;
+  ignore_stale_approvals: number;
+  require_signed_commits: number;
+  /** JSON arrays (user and team ids, status contexts). */
+  whitelist_user_ids: string;
+  whitelist_team_ids: string;
+  merge_whitelist_user_ids: string;
+  merge_whitelist_team_ids: string;
+  approvals_whitelist_user_ids: string;
+  approvals_whitelist_team_ids: string;
+  status_check_contexts: string;
+  protected_file_patterns: string;
+  unprotected_file_patterns: string;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface RepoTransferTable {
+  id: Generated<number>;
+  doer_id: number;
+  recipient_id: number;
+  repo_id: number;
+  /** JSON array of team ids (organizations only). */
+  team_ids: string;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface DeployKeyTable {
+  id: Generated<number>;
+  key_id: number;
+  repo_id: number;
+  name: string;
+  fingerprint: string;
+  mode: number;
+  created_unix: number;
+  updated_unix: number;
+}
+
 export interface Database {
+  repo_transfer: RepoTransferTable;
+  deploy_key: DeployKeyTable;
+  protected_branch: ProtectedBranchTable;
   commit_status: CommitStatusTable;
   repository: RepositoryTable;
   collaboration: CollaborationTable;

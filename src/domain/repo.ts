@@ -89,6 +89,8 @@ export interface Repository {
   readonly createdUnix: number;
   readonly updatedUnix: number;
   readonly archivedUnix: number;
+  /** Gitea's RepositoryStatus: 0 ready, 1 being migrated, 2 pending transfer. */
+  readonly status: number;
   readonly settings: RepoSettings;
 }
 

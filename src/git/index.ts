@@ -9,3 +9,7 @@ export * from './tags.js';
 export * from './objects.js';
 export * from './commits.js';
 export * from './contents.js';
+export * from './archive.js';
+export * from './compare.js';
+export * from './hooks.js';
+export * from './template.js';

@@ -4,6 +4,7 @@ import * as adminUsers from './admin/users.js';
 import * as adminRepos from './admin/repos.js';
 import * as repoRepos from './repository/repos.js';
 import * as repoBranches from './repository/branches.js';
+import * as repoProtections from './repository/protections.js';
 import * as repoContents from './repository/contents.js';
 import * as repoCommits from './repository/commits.js';
 import * as repoStatuses from './repository/statuses.js';
@@ -13,6 +14,10 @@ import * as repoStars from './repository/stars.js';
 import * as repoTags from './repository/tags.js';
 import * as repoGitData from './repository/gitdata.js';
 import * as repoForks from './repository/forks.js';
+import * as repoTransfer from './repository/transfer.js';
+import * as repoKeys from './repository/keys.js';
+import * as repoArchives from './repository/archives.js';
+import * as repoCompare from './repository/compare.js';
 import * as userRepos from './user/repos.js';
 import * as userStarred from './user/starred.js';
 import * as templates from './miscellaneous/templates.js';
@@ -32,7 +37,10 @@ export const handlers: { readonly [O in OperationId]: Handler<O> } = {
   ...adminUsers,
   ...adminRepos,
   ...repoRepos,
+  ...repoArchives,
+  ...repoCompare,
   ...repoBranches,
+  ...repoProtections,
   ...repoContents,
   ...repoCommits,
   ...repoStatuses,
@@ -42,6 +50,8 @@ export const handlers: { readonly [O in OperationId]: Handler<O> } = {
   ...repoTags,
   ...repoGitData,
   ...repoForks,
+  ...repoTransfer,
+  ...repoKeys,
   ...userRepos,
   ...userStarred,
   ...templates,

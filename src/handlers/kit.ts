@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { operations, components } from '../../generated/openapi.js';
 import type { OperationId } from '../../generated/operations.js';
 import type { Actor, User } from '../domain/user.js';
@@ -28,7 +29,9 @@ type ContentOf<R> = R extends { content: { 'application/json': infer B } }
     : R extends { content: { 'text/plain': infer B } }
       ? B
       : R extends { content: { 'application/octet-stream': unknown } }
-        ? Buffer // raw bytes, sent as they are with the Content-Type header the handler sets
+        ? // raw bytes, sent as they are with the Content-Type header the handler sets; a stream (a file) is
+          // piped and needs a Content-Length header from the handler
+          Buffer | Readable
         : undefined;
 type Responses<O extends OperationId> = Op<O>['responses'];
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { OperationEntry } from '../../generated/operations.js';
 import type { Config } from '../config/index.js';
 import { AppError } from '../domain/errors.js';
@@ -117,6 +118,8 @@ export function createApiHandler(deps: ApiDeps) {
     let status = 500;
     let operationId: string | undefined;
     let payload: string | Buffer | undefined;
+    // A file body (archives): piped after the headers; the handler sets Content-Length.
+    let stream: Readable | undefined;
     try {
       const match = router.find(method, pathname);
       if (!match) throw new AppError('not_found', 'not found');
@@ -155,7 +158,10 @@ export function createApiHandler(deps: ApiDeps) {
           if (link) headers['Link'] = link;
         }
       }
-      if (reply.body !== undefined && status !== 204) {
+      if (reply.body instanceof Readable) {
+        stream = reply.body;
+        headers['Content-Type'] ??= 'application/octet-stream';
+      } else if (reply.body !== undefined && status !== 204) {
         if (Buffer.isBuffer(reply.body)) {
           payload = reply.body;
           headers['Content-Type'] ??= 'application/octet-stream';
@@ -181,7 +187,21 @@ export function createApiHandler(deps: ApiDeps) {
     }
     if (payload !== undefined) headers['Content-Length'] = String(Buffer.byteLength(payload));
     res.writeHead(status, headers);
-    res.end(method === 'HEAD' ? undefined : payload);
+    if (stream !== undefined) {
+      if (method === 'HEAD') {
+        stream.destroy();
+        res.end();
+      } else {
+        const body = stream;
+        // A read error after the headers can only cut the response short; a client going away ends the read.
+        body.once('error', (e) => {
+          log.error('response stream failed', { requestId, operationId, err: String(e) });
+          res.destroy();
+        });
+        res.once('close', () => body.destroy());
+        body.pipe(res);
+      }
+    } else res.end(method === 'HEAD' ? undefined : payload);
     if (log.enabled('info')) {
       // The full path (mount included), never the query: ?token= carries credentials.
       log.info('request', { requestId, method, path: originalUrl.split('?', 1)[0], operationId, status, durationMs: Math.round((performance.now() - started) * 1000) / 1000 });

@@ -1,6 +1,8 @@
 import { AppError, notFound } from '../domain/errors.js';
 import { AccessMode } from '../domain/repo.js';
 import * as reposDb from '../db/repos.js';
+import * as protectionsDb from '../db/protections.js';
+import { firstMatchingRule } from '../domain/protection.js';
 import { getBranch, listBranches, type GitBranch } from '../git/branches.js';
 import { isValidBranchName } from '../git/refs.js';
 import { deleteRef, RefConflictError, resolveFullRef, resolveRefish, updateRef } from '../git/repo.js';
@@ -74,6 +76,8 @@ export function createBranchService(deps: ServiceDeps, repos: RepoService) {
     requireWritable(access);
     if (access.repo.isEmpty) throw new AppError('not_found', 'Git Repository is empty.');
     if (name === access.repo.defaultBranch) throw new AppError('forbidden', 'can not delete default branch');
+    // Gitea refuses to delete a branch that any protection rule matches.
+    if (firstMatchingRule(await protectionsDb.listProtectedBranches(deps.db, access.repo.id), name)) throw new AppError('forbidden', 'branch protected');
     const path = repos.repoPath(access.repo.id);
     const branch = isValidBranchName(name) ? await getBranch(path, name) : null;
     if (!branch) throw notFound();

@@ -134,7 +134,7 @@ export function createCommitService(deps: ServiceDeps, repos: RepoService) {
     return commitDiff(repoPath, obj.sha, parents[0] ?? null, type);
   }
 
-  return { list, get, diff, resolveCommit };
+  return { list, get, diff, resolveCommit, withUsers };
 }
 
 export type { CommitView };

@@ -3,12 +3,25 @@ import { AppError } from '../domain/errors.js';
 import { AccessMode } from '../domain/repo.js';
 import { missingScopes } from '../domain/scopes.js';
 import type { Actor } from '../domain/user.js';
+import { join } from 'node:path';
+import { BRANCH_RULES_ENV, writeHooks } from '../git/hooks.js';
 import { advertiseRefs, serviceRpc, type GitService } from '../git/smarthttp.js';
 import type { ServiceDeps } from './context.js';
+import type { ProtectionService } from './protections.js';
 import type { RepoAccess, RepoService } from './repos.js';
 
 /** git clone/fetch/push over smart HTTP: who may do what, and what a push changes in the database. */
-export function createGitHttpService(deps: ServiceDeps, repos: RepoService) {
+export function createGitHttpService(deps: ServiceDeps, repos: RepoService, protections: ProtectionService) {
+  // Our hooks live under the app data path, written once per process (on first need) and shared by every push.
+  let hooks: Promise<string> | undefined;
+  const hooksDir = (): Promise<string> => {
+    hooks ??= writeHooks(join(deps.config.server.appDataPath, 'hooks'), process.execPath).catch((e: unknown) => {
+      hooks = undefined;
+      throw e;
+    });
+    return hooks;
+  };
+
   /**
    * Resolves the repository for a git client and checks the right to run `service`. Anonymous callers
    * who may not proceed get 401 (git then asks for credentials); signed-in callers get 404 for what they
@@ -49,15 +62,16 @@ export function createGitHttpService(deps: ServiceDeps, repos: RepoService) {
             await afterPush(access).catch((e: unknown) => deps.log.error('post-push update failed', { repoId: access.repo.id, err: String(e) }));
           }
         : undefined;
-    return serviceRpc(
-      repos.repoPath(access.repo.id),
-      service,
-      req,
-      res,
-      protocol,
-      { ANVIL_PUSHER_ID: String(actor.user?.id ?? 0), ANVIL_REPO_ID: String(access.repo.id) },
-      { beforeEnd },
-    );
+    // Branch protection: the pre-receive hook applies the rules computed here for this pusher; without
+    // rules no hook runs at all.
+    const rules = service === 'git-receive-pack' ? await protections.hookRules(access, actor) : [];
+    const env: Record<string, string> = { ANVIL_PUSHER_ID: String(actor.user?.id ?? 0), ANVIL_REPO_ID: String(access.repo.id) };
+    let config: Record<string, string> | undefined;
+    if (rules.length) {
+      env[BRANCH_RULES_ENV] = JSON.stringify(rules);
+      config = { 'core.hooksPath': await hooksDir() };
+    }
+    return serviceRpc(repos.repoPath(access.repo.id), service, req, res, protocol, env, { beforeEnd, ...(config ? { config } : {}) });
   }
 
   /** After a push: the repository row follows what is on disk now (see RepoService.refreshAfterGitChange). */

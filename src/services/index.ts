@@ -17,23 +17,36 @@ import { createStatusService } from './statuses.js';
 import { createTagService } from './tags.js';
 import { createGitDataService } from './gitdata.js';
 import { createForkService } from './forks.js';
+import { createTransferService } from './transfers.js';
+import { createGenerateService } from './generate.js';
+import { createDeployKeyService } from './deploykeys.js';
+import { createProtectionService } from './protections.js';
+import { createArchiveService } from './archives.js';
+import { createCodeInfoService } from './codeinfo.js';
 
 export type { ServiceDeps } from './context.js';
 
 export function createServices(deps: ServiceDeps) {
   const repos = createRepoService(deps);
   const commits = createCommitService(deps, repos);
+  const protections = createProtectionService(deps, repos);
   return {
     repos,
     commits,
     statuses: createStatusService(deps, repos, commits),
     social: createSocialService(deps, repos),
     branches: createBranchService(deps, repos),
-    gitHttp: createGitHttpService(deps, repos),
+    protections,
+    gitHttp: createGitHttpService(deps, repos, protections),
     contents: createContentService(deps, repos),
     tags: createTagService(deps, repos),
     gitData: createGitDataService(deps, repos),
     forks: createForkService(deps, repos),
+    transfers: createTransferService(deps, repos),
+    generate: createGenerateService(deps, repos),
+    deployKeys: createDeployKeyService(deps),
+    archives: createArchiveService(deps, repos, commits),
+    codeInfo: createCodeInfoService(deps, repos, commits),
     config: deps.config,
     auth: createAuthService(deps),
     users: createUserService(deps),

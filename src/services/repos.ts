@@ -7,6 +7,7 @@ import { canSeeUser, type Actor, type User } from '../domain/user.js';
 import { isUniqueViolation } from '../db/index.js';
 import * as reposDb from '../db/repos.js';
 import * as usersDb from '../db/users.js';
+import * as transfersDb from '../db/transfers.js';
 import { branchRef, isValidBranchName } from '../git/refs.js';
 import { commitFiles, countCommits, initBare, repoSizeBytes, resolveFullRef, setHead, supportsSha256 } from '../git/repo.js';
 import { listBranches } from '../git/branches.js';
@@ -43,6 +44,8 @@ export interface EditRepoInput {
 /** A repository the caller may see, with the caller's access mode on it. */
 export interface RepoAccess extends RepoWithOwner {
   readonly mode: number;
+  /** The pending transfer while the repository has one (Gitea's repo_transfer in the Repository JSON). */
+  readonly transfer?: { readonly doer: User; readonly recipient: User } | undefined;
 }
 
 const TRUST_MODELS = ['default', 'collaborator', 'committer', 'collaboratorcommitter'];
@@ -93,7 +96,16 @@ export function createRepoService(deps: ServiceDeps) {
     if (actor.scopes?.publicOnly && (repo.isPrivate || owner.visibility !== 'public')) {
       throw new AppError('forbidden', 'token scope is limited to public repos');
     }
-    return { repo, owner, mode };
+    return { repo, owner, mode, transfer: await pendingTransferOf(repo) };
+  }
+
+  /** Only repositories in status 2 (pending transfer) cost a lookup. */
+  async function pendingTransferOf(repo: Repository): Promise<RepoAccess['transfer']> {
+    if (repo.status !== 2) return undefined;
+    const t = await transfersDb.getPendingTransfer(db, repo.id);
+    if (!t) return undefined;
+    const [doer, recipient] = await Promise.all([usersDb.getUserById(db, t.doerId), usersDb.getUserById(db, t.recipientId)]);
+    return doer && recipient ? { doer, recipient } : undefined;
   }
 
   async function resolveById(id: number, actor: Actor): Promise<RepoAccess> {
@@ -297,7 +309,7 @@ export function createRepoService(deps: ServiceDeps) {
     for (const repo of repos) {
       const owner = owners.get(repo.ownerId);
       if (!owner) continue;
-      out.push({ repo, owner, mode: await accessMode(repo, owner, actor.user) });
+      out.push({ repo, owner, mode: await accessMode(repo, owner, actor.user), transfer: await pendingTransferOf(repo) });
     }
     return out;
   }

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppError } from '../domain/errors.js';
+import { AccessMode, DEFAULT_REPO_SETTINGS, repoNameProblem } from '../domain/repo.js';
+import type { User } from '../domain/user.js';
+import { isUniqueViolation } from '../db/index.js';
+import * as reposDb from '../db/repos.js';
+import * as socialDb from '../db/social.js';
+import * as usersDb from '../db/users.js';
+import { isValidBranchName } from '../git/refs.js';
+import { initBare, repoSizeBytes } from '../git/repo.js';
+import { commitTemplateTree } from '../git/template.js';
+import { unixNow, type ServiceDeps } from './context.js';
+import type { RepoAccess, RepoService } from './repos.js';
+
+export interface GenerateInput {
+  readonly owner: string;
+  readonly name: string;
+  readonly description?: string | undefined;
+  readonly private?: boolean | undefined;
+  readonly defaultBranch?: string | undefined;
+  readonly gitContent?: boolean | undefined;
+  readonly topics?: boolean | undefined;
+  readonly gitHooks?: boolean | undefined;
+  readonly webhooks?: boolean | undefined;
+  readonly avatar?: boolean | undefined;
+  readonly labels?: boolean | undefined;
+  readonly protectedBranch?: boolean | undefined;
+}
+
+export function createGenerateService(deps: ServiceDeps, repos: RepoService) {
+  const { db, config } = deps;
+  const root = config.repository.root;
+
+  /**
+   * Creates a repository from a template (Gitea's Generate + GenerateRepository). Items that do not exist
+   * here yet (git hooks, webhooks, avatar, labels, branch protections) are accepted and copy nothing.
+   * Create order as in RepoService.create: git directory under a temporary name, row (unique index decides
+   * races), then the move to the id-based place; a failure removes what was made.
+   */
+  async function generate(template: RepoAccess, doer: User, input: GenerateInput): Promise<RepoAccess> {
+    const tpl = template.repo;
+    if (!tpl.isTemplate) throw new AppError('validation', 'this is not a template repo');
+    const items = [input.gitContent, input.topics, input.gitHooks, input.webhooks, input.avatar, input.labels, input.protectedBranch];
+    if (!items.some((x) => x === true)) throw new AppError('validation', 'must select at least one template item');
+    let owner: User = doer;
+    if (input.owner !== doer.name) {
+      const found = await usersDb.getUserByName(db, input.owner);
+      if (!found) {
+        const message = `request owner \`${input.owner}\` does not exist`;
+        // Gitea's body here is {"error": ...}; we send it besides the usual message and url.
+        throw new AppError('not_found', message, { extra: { error: message } });
+      }
+      if (!doer.isAdmin && found.id !== doer.id) throw new AppError('forbidden', 'Only admin can generate repository for other user.');
+      owner = found;
+    }
+    const problem = repoNameProblem(input.name);
+    if (problem) throw new AppError('validation', problem);
+    if ([...(input.description ?? '')].length > 2048) throw new AppError('validation', '[description]: MaxSize');
+    const withContent = input.gitContent === true && !tpl.isEmpty;
+    const requested = input.defaultBranch?.trim() ?? '';
+    const defaultBranch = requested || (withContent ? tpl.defaultBranch : config.repository.defaultBranch);
+    if (!isValidBranchName(defaultBranch)) throw new AppError('validation', `invalid default branch name: ${defaultBranch}`);
+    const taken = () => new AppError('conflict', 'The repository with the same name already exists.');
+    if (await reposDb.getRepoByName(db, owner.id, input.name)) throw taken();
+    const topics = input.topics ? (await socialDb.listRepoTopics(db, tpl.id)).map((t) => t.name) : [];
+
+    const tmp = join(root, '.tmp', `${randomUUID()}.git`);
+    await mkdir(join(root, '.tmp'), { recursive: true });
+    let id: number | undefined;
+    try {
+      const objectFormat = tpl.objectFormatName === 'sha256' ? 'sha256' : 'sha1';
+      await initBare(tmp, { defaultBranch, objectFormat });
+      let committed = false;
+      if (withContent) {
+        // Gitea commits as the new repository's owner, with the message "Initial commit".
+        const sha = await commitTemplateTree(repos.repoPath(tpl.id), tpl.defaultBranch, tmp, defaultBranch, {
+          message: 'Initial commit',
+          author: { name: owner.fullName || owner.name, email: owner.email, when: new Date(deps.clock()) },
+        });
+        committed = sha !== null;
+      }
+      const now = unixNow(deps);
+      try {
+        id = await db.transaction().execute(async (trx) => {
+          const newId = await reposDb.insertRepo(
+            trx,
+            owner.id,
+            {
+              name: input.name,
+              description: input.description ?? '',
+              defaultBranch,
+              objectFormatName: objectFormat,
+              trustModel: tpl.trustModel || 'default',
+              isPrivate: input.private ?? false,
+              isTemplate: false,
+              isEmpty: !committed,
+              templateId: tpl.id,
+              numCommits: committed ? 1 : 0,
+              settings: { ...DEFAULT_REPO_SETTINGS },
+            },
+            now,
+          );
+          if (topics.length) await socialDb.setRepoTopics(trx, newId, topics, now);
+          await reposDb.deleteRepoRedirect(trx, owner.id, input.name.toLowerCase());
+          await reposDb.refreshOwnerRepoCount(trx, owner.id);
+          return newId;
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw taken();
+        throw e;
+      }
+      await rename(tmp, repos.repoPath(id));
+      const size = await repoSizeBytes(repos.repoPath(id)).catch(() => 0);
+      if (size) await reposDb.updateRepo(db, id, { size });
+    } catch (e) {
+      await rm(tmp, { recursive: true, force: true }).catch(() => {});
+      if (id !== undefined) {
+        const failed = id;
+        await rm(repos.repoPath(failed), { recursive: true, force: true }).catch(() => {});
+        await db
+          .transaction()
+          .execute(async (trx) => {
+            await reposDb.deleteRepoRow(trx, failed);
+            await reposDb.refreshOwnerRepoCount(trx, owner.id);
+          })
+          .catch(() => {});
+      }
+      throw e;
+    }
+    return { repo: (await reposDb.getRepoById(db, id))!, owner, mode: AccessMode.owner };
+  }
+
+  return { generate };
+}
+
+export type GenerateService = ReturnType<typeof createGenerateService>;

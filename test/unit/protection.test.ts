@@ -1,0 +1,54 @@
+import { describe, it, expect } from '@jest/globals';
+import { firstMatchingRule, globToRegExpSource, isGlobRule, ruleMatcher } from '../../src/domain/protection.js';
+
+const matches = (rule: string, branch: string) => {
+  const m = ruleMatcher(rule);
+  return new RegExp(m.source, m.flags).test(branch);
+};
+
+describe('branch protection rule names', () => {
+  it('tells glob rules from plain branch names', () => {
+    expect(isGlobRule('main')).toBe(false);
+    expect(isGlobRule('release/v1.0')).toBe(false);
+    for (const g of ['release/*', 'v?', '[ab]', '{a,b}', 'a\\*']) expect(isGlobRule(g)).toBe(true);
+  });
+
+  it('matches plain names exactly, ignoring case (Gitea uses EqualFold)', () => {
+    expect(matches('main', 'main')).toBe(true);
+    expect(matches('main', 'MAIN')).toBe(true);
+    expect(matches('main', 'main2')).toBe(false);
+    expect(matches('a.b', 'axb')).toBe(false);
+  });
+
+  it('matches globs like gobwas/glob with / as separator', () => {
+    expect(matches('release/*', 'release/1.0')).toBe(true);
+    expect(matches('release/*', 'release/1.0/hotfix')).toBe(false);
+    expect(matches('release/**', 'release/1.0/hotfix')).toBe(true);
+    expect(matches('v?', 'v1')).toBe(true);
+    expect(matches('v?', 'v/')).toBe(false);
+    expect(matches('[!a-c]x', 'dx')).toBe(true);
+    expect(matches('[!a-c]x', 'bx')).toBe(false);
+    expect(matches('{main,dev}', 'dev')).toBe(true);
+    expect(matches('{main,dev}', 'devx')).toBe(false);
+    expect(matches('a\\*', 'a*')).toBe(true);
+    expect(matches('a\\*', 'ab')).toBe(false);
+  });
+
+  it('treats a glob that does not parse as a literal name', () => {
+    expect(globToRegExpSource('[abc')).toBeUndefined();
+    expect(matches('[abc', '[abc')).toBe(true);
+    expect(matches('{a', 'a')).toBe(false);
+  });
+
+  it('prefers plain names over globs, then the older rule', () => {
+    const rules = [
+      { id: 1, ruleName: '**', createdUnix: 1 },
+      { id: 2, ruleName: 'release/*', createdUnix: 2 },
+      { id: 3, ruleName: 'release/1.0', createdUnix: 3 },
+    ];
+    expect(firstMatchingRule(rules, 'release/1.0')?.id).toBe(3);
+    expect(firstMatchingRule(rules, 'release/2.0')?.id).toBe(1);
+    expect(firstMatchingRule(rules.slice(1), 'release/2.0')?.id).toBe(2);
+    expect(firstMatchingRule(rules.slice(1), 'main')).toBeUndefined();
+  });
+});
