@@ -1,4 +1,4 @@
-import express from 'express';
+import type { Express } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 // absolute-path.js only: the package index loads the 1.5 MB browser bundle into the server (~0.3 s at start).
@@ -34,10 +34,13 @@ const API_PREFIX = '/api/v1';
 /**
  * The server's request listener. /api/v1 goes straight to our API handler (its own routing table), so
  * express stays out of the hot path: measured here, express's own dispatch costs more per request than
- * the whole API pipeline. Everything else (health, the description, its page) is an express app.
+ * the whole API pipeline. The health probe is answered here too. Everything else (the browsable
+ * description, unknown paths) is an express app, loaded on first use: express alone adds ~17 MB of
+ * resident memory, which a server that only answers the API and probes never needs.
  */
 export function createRequestListener(deps: HttpDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const rest = createHttpApp(deps);
+  let rest: Promise<Express> | undefined;
+  const health = healthHandler(deps);
   return (req, res) => {
     const url = req.url ?? '/';
     if (url.startsWith(API_PREFIX) && (url.length === API_PREFIX.length || url[API_PREFIX.length] === '/' || url[API_PREFIX.length] === '?')) {
@@ -51,32 +54,45 @@ export function createRequestListener(deps: HttpDeps): (req: IncomingMessage, re
       return;
     }
     if (deps.git(req, res, url)) return;
-    rest(req, res);
+    if ((req.method === 'GET' || req.method === 'HEAD') && (url === '/api/healthz' || url.startsWith('/api/healthz?'))) {
+      health(res, req.method === 'HEAD');
+      return;
+    }
+    (rest ??= createHttpApp(deps)).then(
+      (app) => app(req, res),
+      (e: unknown) => {
+        deps.log.error('loading the web app failed', { err: String(e) });
+        res.writeHead(500).end();
+      },
+    );
   };
 }
 
-/** Health, the description and its browsable page. */
-function createHttpApp(deps: HttpDeps): express.Express {
+/** GET /api/healthz: 200 "pass" when the database answers, 424 "fail" otherwise (Gitea's shape). */
+function healthHandler(deps: HttpDeps) {
+  return (res: ServerResponse, head: boolean) => {
+    const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const send = (database: { status: string; time: string; output?: string }) => {
+      const ok = database.status === 'pass';
+      const body = JSON.stringify({ status: ok ? 'pass' : 'fail', description: 'Anvil', checks: { 'database:ping': [database] } }, null, 2);
+      res.writeHead(ok ? 200 : 424, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+      res.end(head ? undefined : body);
+    };
+    deps.ping().then(
+      () => send({ status: 'pass', time }),
+      (e: unknown) => send({ status: 'fail', time, output: (e as Error).message }),
+    );
+  };
+}
+
+/** The description and its browsable page, and JSON 404s for unknown paths. */
+async function createHttpApp(deps: HttpDeps): Promise<Express> {
   const { config } = deps;
+  const { default: express } = await import('express');
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', false);
-
-  app.get('/api/healthz', async (_req, res) => {
-    const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    let database: { status: string; time: string; output?: string } = { status: 'pass', time };
-    try {
-      await deps.ping();
-    } catch (e) {
-      database = { status: 'fail', time, output: (e as Error).message };
-    }
-    const ok = database.status === 'pass';
-    res
-      .status(ok ? 200 : 424)
-      .type('application/json')
-      .send(JSON.stringify({ status: ok ? 'pass' : 'fail', description: 'Anvil', checks: { 'database:ping': [database] } }, null, 2));
-  });
 
   app.get('/swagger.v1.json', (_req, res) => {
     res.type('application/json').send(deps.swaggerJson);
