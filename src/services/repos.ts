@@ -48,6 +48,37 @@ export interface RepoAccess extends RepoWithOwner {
   readonly transfer?: { readonly doer: User; readonly recipient: User } | undefined;
 }
 
+/** The query of GET /repos/search, as clients send it. */
+export interface RepoSearchQuery {
+  readonly q?: string | undefined;
+  readonly topic?: boolean | undefined;
+  readonly includeDesc?: boolean | undefined;
+  readonly uid?: number | undefined;
+  readonly priorityOwnerId?: number | undefined;
+  readonly starredBy?: number | undefined;
+  readonly private?: boolean | undefined;
+  readonly isPrivate?: boolean | undefined;
+  readonly template?: boolean | undefined;
+  readonly archived?: boolean | undefined;
+  readonly mode?: string | undefined;
+  readonly exclusive?: boolean | undefined;
+  readonly sort?: string | undefined;
+  readonly order?: string | undefined;
+}
+
+const SEARCH_SORTS = {
+  alpha: 'alpha',
+  created: 'created',
+  updated: 'updated',
+  size: 'size',
+  git_size: 'size',
+  lfs_size: 'size',
+  id: 'id',
+  stars: 'stars',
+  forks: 'forks',
+} as const;
+const SEARCH_MODES = ['', 'fork', 'source', 'mirror', 'collaborative'];
+
 const TRUST_MODELS = ['default', 'collaborator', 'committer', 'collaboratorcommitter'];
 
 export function createRepoService(deps: ServiceDeps) {
@@ -338,6 +369,48 @@ export function createRepoService(deps: ServiceDeps) {
     return { id: user.id, seeLimitedOwners: !user.isRestricted };
   }
 
+  /**
+   * GET /repos/search with Gitea's query semantics: `mode` fork|source|mirror|collaborative, `sort` with
+   * `order` (asc by default; unknown values are 422), `private=false` leaves private repositories out,
+   * `topic` makes `q` an exact topic match, `uid` lists what that user owns or collaborates on
+   * (`exclusive`: owns).
+   */
+  async function searchByQuery(actor: Actor, q: RepoSearchQuery, paging: Paging) {
+    const mode = q.mode ?? '';
+    if (!SEARCH_MODES.includes(mode)) throw new AppError('validation', `Invalid search mode: "${mode}"`);
+    let sort: reposDb.RepoSearch['orderBy']['column'] = 'alpha';
+    let desc = false;
+    if (q.sort) {
+      const order = q.order || 'asc';
+      if (order !== 'asc' && order !== 'desc') throw new AppError('validation', `Invalid sort order: "${order}"`);
+      if (!Object.hasOwn(SEARCH_SORTS, q.sort)) throw new AppError('validation', `Invalid sort mode: "${q.sort}"`);
+      sort = SEARCH_SORTS[q.sort as keyof typeof SEARCH_SORTS];
+      desc = order === 'desc';
+    }
+    const includePrivate = q.private !== false;
+    if (!includePrivate && q.isPrivate === true) return { repos: [], total: 0 };
+    const uid = q.uid && q.uid > 0 ? q.uid : undefined;
+    return search(
+      actor,
+      {
+        keyword: q.topic ? undefined : q.q,
+        topic: q.topic ? q.q : undefined,
+        includeDescription: q.includeDesc ?? false,
+        ownerId: uid,
+        ownership: uid === undefined ? undefined : mode === 'collaborative' ? 'collaborative' : q.exclusive ? 'owned' : 'both',
+        starredBy: q.starredBy && q.starredBy > 0 ? q.starredBy : undefined,
+        isPrivate: includePrivate ? q.isPrivate : false,
+        isTemplate: q.template,
+        isArchived: q.archived,
+        isFork: mode === 'fork' ? true : mode === 'source' ? false : undefined,
+        isMirror: mode === 'mirror' ? true : mode === 'source' || mode === 'collaborative' ? false : undefined,
+        priorityOwnerId: q.priorityOwnerId && q.priorityOwnerId > 0 ? q.priorityOwnerId : undefined,
+        orderBy: { column: sort, desc },
+      },
+      paging,
+    );
+  }
+
   async function search(actor: Actor, q: Omit<reposDb.RepoSearch, 'viewer' | 'offset' | 'limit'>, paging: Paging) {
     const found = await reposDb.searchRepos(db, { ...q, viewer: viewerFilter(actor), offset: paging.offset, limit: paging.limit });
     return { repos: await withParents(await withAccess(found.repos, actor), actor), total: found.total };
@@ -373,7 +446,7 @@ export function createRepoService(deps: ServiceDeps) {
     await reposDb.updateRepo(db, repo.id, { isEmpty: branches.length === 0, defaultBranch, size, numCommits, updatedUnix: unixNow(deps) });
   }
 
-  return { repoPath, removeAllOwnedBy, resolve, resolveById, create, remove, edit, search, withAccess, withParents, accessMode, accessModeOf, refreshAfterGitChange };
+  return { searchByQuery, repoPath, removeAllOwnedBy, resolve, resolveById, create, remove, edit, search, withAccess, withParents, accessMode, accessModeOf, refreshAfterGitChange };
 }
 
 export type RepoService = ReturnType<typeof createRepoService>;

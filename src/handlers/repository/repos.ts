@@ -1,5 +1,4 @@
 import { type Handler, requireDoer } from '../kit.js';
-import { validation } from '../../domain/errors.js';
 import { toApiRepo } from '../../convert/repo.js';
 import { createRepoInput } from './shared.js';
 
@@ -62,56 +61,26 @@ export const repoDelete: Handler<'repoDelete'> = async (ctx) => {
   return { status: 204, body: undefined };
 };
 
-const SORTS = {
-  alpha: 'alpha',
-  created: 'created',
-  updated: 'updated',
-  size: 'size',
-  git_size: 'size',
-  lfs_size: 'size',
-  id: 'id',
-  stars: 'stars',
-  forks: 'forks',
-} as const;
-const MODES = ['', 'fork', 'source', 'mirror', 'collaborative'];
-
 /** Gitea's search answers {"ok": true, "data": [...]}; only repositories the caller may see. */
 export const repoSearch: Handler<'repoSearch'> = async (ctx) => {
   const q = ctx.query;
-  const mode = q.mode ?? '';
-  if (!MODES.includes(mode)) throw validation(`Invalid search mode: "${mode}"`);
-  // Gitea: without sort, alphabetical; with sort, order defaults to asc and unknown values are 422.
-  let sort: (typeof SORTS)[keyof typeof SORTS] = 'alpha';
-  let desc = false;
-  if (q.sort) {
-    const order = q.order || 'asc';
-    if (order !== 'asc' && order !== 'desc') throw validation(`Invalid sort order: "${order}"`);
-    if (!Object.hasOwn(SORTS, q.sort)) throw validation(`Invalid sort mode: "${q.sort}"`);
-    sort = SORTS[q.sort as keyof typeof SORTS];
-    desc = order === 'desc';
-  }
-  // private=false leaves out private repositories whatever the caller may see (Gitea's opts.Private).
-  const includePrivate = q.private !== false;
-  if (!includePrivate && q.is_private === true) {
-    return { status: 200, body: { ok: true, data: [] }, total: 0, link: true };
-  }
-  const { repos, total } = await ctx.services.repos.search(
+  const { repos, total } = await ctx.services.repos.searchByQuery(
     ctx.actor,
     {
-      keyword: q.q,
-      includeDescription: q.includeDesc ?? false,
-      ownerId: q.uid && q.uid > 0 ? q.uid : undefined,
-      ownership: q.uid && q.uid > 0 ? (mode === 'collaborative' ? 'collaborative' : q.exclusive ? 'owned' : 'both') : undefined,
-      starredBy: q.starredBy && q.starredBy > 0 ? q.starredBy : undefined,
-      isPrivate: includePrivate ? q.is_private : false,
-      isTemplate: q.template,
-      isArchived: q.archived,
-      isFork: mode === 'fork' ? true : mode === 'source' ? false : undefined,
-      isMirror: mode === 'mirror' ? true : mode === 'source' || mode === 'collaborative' ? false : undefined,
-      topic: q.topic ? q.q : undefined,
-      priorityOwnerId: q.priority_owner_id && q.priority_owner_id > 0 ? q.priority_owner_id : undefined,
-      orderBy: { column: sort, desc },
-      ...(q.topic ? { keyword: undefined } : {}),
+      q: q.q,
+      topic: q.topic,
+      includeDesc: q.includeDesc,
+      uid: q.uid,
+      priorityOwnerId: q.priority_owner_id,
+      starredBy: q.starredBy,
+      private: q.private,
+      isPrivate: q.is_private,
+      template: q.template,
+      archived: q.archived,
+      mode: q.mode,
+      exclusive: q.exclusive,
+      sort: q.sort,
+      order: q.order,
     },
     ctx.paging(),
   );
