@@ -1,13 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { AppError } from '../domain/errors.js';
-import { AccessMode, DEFAULT_REPO_SETTINGS, repoNameProblem } from '../domain/repo.js';
+import { DEFAULT_REPO_SETTINGS, repoNameProblem } from '../domain/repo.js';
 import type { Actor, User } from '../domain/user.js';
-import { isUniqueViolation } from '../db/index.js';
 import * as reposDb from '../db/repos.js';
-import { cloneBare, repoSizeBytes } from '../git/repo.js';
-import { unixNow, type ServiceDeps } from './context.js';
+import { cloneBare } from '../git/repo.js';
+import type { ServiceDeps } from './context.js';
 import type { Paging } from './paging.js';
 import type { RepoAccess, RepoService } from './repos.js';
 
@@ -18,7 +14,6 @@ export interface ForkInput {
 
 export function createForkService(deps: ServiceDeps, repos: RepoService) {
   const { db } = deps;
-  const root = deps.config.repository.root;
 
   /**
    * Forks `base` for `doer` (Gitea's ForkRepository). The copy is made like a create: the git directory is
@@ -42,64 +37,34 @@ export function createForkService(deps: ServiceDeps, repos: RepoService) {
     const taken = () => new AppError('conflict', `repository already exists [uname: ${owner.name}, name: ${name}]`);
     if (await reposDb.getRepoByName(db, owner.id, name)) throw taken();
 
-    const tmp = join(root, '.tmp', `${randomUUID()}.git`);
-    await mkdir(join(root, '.tmp'), { recursive: true });
-    let id: number | undefined;
-    try {
-      await cloneBare(repos.repoPath(base.repo.id), tmp);
-      const now = unixNow(deps);
-      try {
-        id = await db.transaction().execute(async (trx) => {
-          const newId = await reposDb.insertRepo(
-            trx,
-            owner.id,
-            {
-              name,
-              description: base.repo.description,
-              defaultBranch: base.repo.defaultBranch,
-              objectFormatName: base.repo.objectFormatName,
-              trustModel: 'default',
-              // Gitea: private when the source is, or when the source's owner is private.
-              isPrivate: base.repo.isPrivate || base.owner.visibility === 'private',
-              isTemplate: false,
-              isEmpty: base.repo.isEmpty,
-              isFork: true,
-              forkId: base.repo.id,
-              numCommits: base.repo.numCommits,
-              settings: { ...DEFAULT_REPO_SETTINGS },
-            },
-            now,
-          );
-          await reposDb.deleteRepoRedirect(trx, owner.id, name.toLowerCase());
-          await reposDb.refreshOwnerRepoCount(trx, owner.id);
-          await reposDb.refreshForkCount(trx, base.repo.id);
-          return newId;
-        });
-      } catch (e) {
-        if (isUniqueViolation(e)) throw taken();
-        throw e;
-      }
-      await rename(tmp, repos.repoPath(id));
-      const size = await repoSizeBytes(repos.repoPath(id)).catch(() => 0);
-      if (size) await reposDb.updateRepo(db, id, { size });
-    } catch (e) {
-      await rm(tmp, { recursive: true, force: true }).catch(() => {});
-      if (id !== undefined) {
-        const failed = id;
-        await rm(repos.repoPath(failed), { recursive: true, force: true }).catch(() => {});
-        await db
-          .transaction()
-          .execute(async (trx) => {
-            // deleteRepoRow also recounts the parent's forks.
-            await reposDb.deleteRepoRow(trx, failed);
-            await reposDb.refreshOwnerRepoCount(trx, owner.id);
-          })
-          .catch(() => {});
-      }
-      throw e;
-    }
-    const repo = (await reposDb.getRepoById(db, id))!;
-    return { repo, owner, mode: AccessMode.owner };
+    return repos.materialize(owner, name, {
+      conflict: taken,
+      prepare: (tmp) => cloneBare(repos.repoPath(base.repo.id), tmp),
+      async insert(trx, now) {
+        const id = await reposDb.insertRepo(
+          trx,
+          owner.id,
+          {
+            name,
+            description: base.repo.description,
+            defaultBranch: base.repo.defaultBranch,
+            objectFormatName: base.repo.objectFormatName,
+            trustModel: 'default',
+            // Gitea: private when the source is, or when the source's owner is private.
+            isPrivate: base.repo.isPrivate || base.owner.visibility === 'private',
+            isTemplate: false,
+            isEmpty: base.repo.isEmpty,
+            isFork: true,
+            forkId: base.repo.id,
+            numCommits: base.repo.numCommits,
+            settings: { ...DEFAULT_REPO_SETTINGS },
+          },
+          now,
+        );
+        await reposDb.refreshForkCount(trx, base.repo.id);
+        return id;
+      },
+    });
   }
 
   /** The forks of `base` the caller may see, oldest first (Gitea's FindForks), with X-Total-Count. */

@@ -1,17 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { AppError } from '../domain/errors.js';
-import { AccessMode, DEFAULT_REPO_SETTINGS, repoNameProblem } from '../domain/repo.js';
+import { DEFAULT_REPO_SETTINGS, repoNameProblem } from '../domain/repo.js';
 import type { User } from '../domain/user.js';
-import { isUniqueViolation } from '../db/index.js';
 import * as reposDb from '../db/repos.js';
 import * as socialDb from '../db/social.js';
 import * as usersDb from '../db/users.js';
 import { isValidBranchName } from '../git/refs.js';
-import { initBare, repoSizeBytes } from '../git/repo.js';
+import { initBare } from '../git/repo.js';
 import { commitTemplateTree } from '../git/template.js';
-import { unixNow, type ServiceDeps } from './context.js';
+import type { ServiceDeps } from './context.js';
 import type { RepoAccess, RepoService } from './repos.js';
 
 export interface GenerateInput {
@@ -31,7 +27,6 @@ export interface GenerateInput {
 
 export function createGenerateService(deps: ServiceDeps, repos: RepoService) {
   const { db, config } = deps;
-  const root = config.repository.root;
 
   /**
    * Creates a repository from a template (Gitea's Generate + GenerateRepository). Items that do not exist
@@ -66,70 +61,43 @@ export function createGenerateService(deps: ServiceDeps, repos: RepoService) {
     if (await reposDb.getRepoByName(db, owner.id, input.name)) throw taken();
     const topics = input.topics ? (await socialDb.listRepoTopics(db, tpl.id)).map((t) => t.name) : [];
 
-    const tmp = join(root, '.tmp', `${randomUUID()}.git`);
-    await mkdir(join(root, '.tmp'), { recursive: true });
-    let id: number | undefined;
-    try {
-      const objectFormat = tpl.objectFormatName === 'sha256' ? 'sha256' : 'sha1';
-      await initBare(tmp, { defaultBranch, objectFormat });
-      let committed = false;
-      if (withContent) {
+    let committed = false;
+    const objectFormat = tpl.objectFormatName === 'sha256' ? 'sha256' : 'sha1';
+    return repos.materialize(owner, input.name, {
+      conflict: taken,
+      async prepare(tmp) {
+        await initBare(tmp, { defaultBranch, objectFormat });
+        if (!withContent) return;
         // Gitea commits as the new repository's owner, with the message "Initial commit".
         const sha = await commitTemplateTree(repos.repoPath(tpl.id), tpl.defaultBranch, tmp, defaultBranch, {
           message: 'Initial commit',
           author: { name: owner.fullName || owner.name, email: owner.email, when: new Date(deps.clock()) },
         });
         committed = sha !== null;
-      }
-      const now = unixNow(deps);
-      try {
-        id = await db.transaction().execute(async (trx) => {
-          const newId = await reposDb.insertRepo(
-            trx,
-            owner.id,
-            {
-              name: input.name,
-              description: input.description ?? '',
-              defaultBranch,
-              objectFormatName: objectFormat,
-              trustModel: tpl.trustModel || 'default',
-              isPrivate: input.private ?? false,
-              isTemplate: false,
-              isEmpty: !committed,
-              templateId: tpl.id,
-              numCommits: committed ? 1 : 0,
-              settings: { ...DEFAULT_REPO_SETTINGS },
-            },
-            now,
-          );
-          if (topics.length) await socialDb.setRepoTopics(trx, newId, topics, now);
-          await reposDb.deleteRepoRedirect(trx, owner.id, input.name.toLowerCase());
-          await reposDb.refreshOwnerRepoCount(trx, owner.id);
-          return newId;
-        });
-      } catch (e) {
-        if (isUniqueViolation(e)) throw taken();
-        throw e;
-      }
-      await rename(tmp, repos.repoPath(id));
-      const size = await repoSizeBytes(repos.repoPath(id)).catch(() => 0);
-      if (size) await reposDb.updateRepo(db, id, { size });
-    } catch (e) {
-      await rm(tmp, { recursive: true, force: true }).catch(() => {});
-      if (id !== undefined) {
-        const failed = id;
-        await rm(repos.repoPath(failed), { recursive: true, force: true }).catch(() => {});
-        await db
-          .transaction()
-          .execute(async (trx) => {
-            await reposDb.deleteRepoRow(trx, failed);
-            await reposDb.refreshOwnerRepoCount(trx, owner.id);
-          })
-          .catch(() => {});
-      }
-      throw e;
-    }
-    return { repo: (await reposDb.getRepoById(db, id))!, owner, mode: AccessMode.owner };
+      },
+      async insert(trx, now) {
+        const id = await reposDb.insertRepo(
+          trx,
+          owner.id,
+          {
+            name: input.name,
+            description: input.description ?? '',
+            defaultBranch,
+            objectFormatName: objectFormat,
+            trustModel: tpl.trustModel || 'default',
+            isPrivate: input.private ?? false,
+            isTemplate: false,
+            isEmpty: !committed,
+            templateId: tpl.id,
+            numCommits: committed ? 1 : 0,
+            settings: { ...DEFAULT_REPO_SETTINGS },
+          },
+          now,
+        );
+        if (topics.length) await socialDb.setRepoTopics(trx, id, topics, now);
+        return id;
+      },
+    });
   }
 
   return { generate };

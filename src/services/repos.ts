@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { AppError, notFound } from '../domain/errors.js';
 import { AccessMode, DEFAULT_REPO_SETTINGS, repoNameProblem, type RepoSettings, type RepoWithOwner, type Repository } from '../domain/repo.js';
 import { canSeeUser, type Actor, type User } from '../domain/user.js';
-import { isUniqueViolation } from '../db/index.js';
+import { isUniqueViolation, type Db } from '../db/index.js';
 import * as reposDb from '../db/repos.js';
 import * as usersDb from '../db/users.js';
 import * as transfersDb from '../db/transfers.js';
@@ -194,57 +194,37 @@ export function createRepoService(deps: ServiceDeps) {
   }
 
   /**
-   * Creates a repository for `owner`. Order keeps failures clean: the git directory is prepared under a
-   * temporary name, the row is inserted (the unique index decides concurrent creates), and only then is
-   * the directory moved to its final, id-based place. A failure at any step removes what was made.
+   * The one way a repository comes into being (create, fork, generate). Order keeps failures clean: the git
+   * directory is prepared under a temporary name, the row is inserted (the unique index decides concurrent
+   * creates; `conflict` is the caller's 409), and only then is the directory moved to its final, id-based
+   * place. A failure at any step removes what was made: no row without a directory, no stray directory.
    */
-  async function create(doer: User, owner: User, input: CreateRepoInput): Promise<RepoAccess> {
-    const { defaultBranch, objectFormat } = await validateCreate(input);
-    if (await reposDb.getRepoByName(db, owner.id, input.name)) throw new AppError('conflict', 'The repository with the same name already exists.');
+  async function materialize(
+    owner: User,
+    name: string,
+    steps: {
+      /** Builds the git directory at `tmpPath`. */
+      prepare: (tmpPath: string) => Promise<void>;
+      /** Inserts the repository row (and rows that belong to it) inside the transaction; returns its id. */
+      insert: (trx: Db, now: number) => Promise<number>;
+      conflict: () => AppError;
+    },
+  ): Promise<RepoAccess> {
     const tmp = join(root, '.tmp', `${randomUUID()}.git`);
     await mkdir(join(root, '.tmp'), { recursive: true });
     let id: number | undefined;
     try {
-      await initBare(tmp, { defaultBranch, objectFormat });
-      let numCommits = 0;
-      if (input.autoInit) {
-        const when = new Date(deps.clock());
-        await commitFiles(tmp, {
-          branch: defaultBranch,
-          parent: null,
-          files: initialFiles(input, input.name, owner),
-          message: 'Initial commit',
-          author: { name: doer.fullName || doer.name, email: doer.email, when },
-        });
-        numCommits = 1;
-      }
-      const settings: RepoSettings = { ...DEFAULT_REPO_SETTINGS, issueLabels: input.issueLabels ?? '' };
-      const now = unixNow(deps);
+      await steps.prepare(tmp);
       try {
         id = await db.transaction().execute(async (trx) => {
-          const newId = await reposDb.insertRepo(
-            trx,
-            owner.id,
-            {
-              name: input.name,
-              description: input.description ?? '',
-              defaultBranch,
-              objectFormatName: objectFormat,
-              trustModel: input.trustModel || 'default',
-              isPrivate: input.private ?? false,
-              isTemplate: input.template ?? false,
-              isEmpty: !input.autoInit,
-              numCommits,
-              settings,
-            },
-            now,
-          );
-          await reposDb.deleteRepoRedirect(trx, owner.id, input.name.toLowerCase());
+          const newId = await steps.insert(trx, unixNow(deps));
+          // A new repository takes over a name that an earlier rename left behind.
+          await reposDb.deleteRepoRedirect(trx, owner.id, name.toLowerCase());
           await reposDb.refreshOwnerRepoCount(trx, owner.id);
           return newId;
         });
       } catch (e) {
-        if (isUniqueViolation(e)) throw new AppError('conflict', 'The repository with the same name already exists.');
+        if (isUniqueViolation(e)) throw steps.conflict();
         throw e;
       }
       await rename(tmp, repoPath(id));
@@ -253,19 +233,63 @@ export function createRepoService(deps: ServiceDeps) {
     } catch (e) {
       await rm(tmp, { recursive: true, force: true }).catch(() => {});
       if (id !== undefined) {
-        await rm(repoPath(id), { recursive: true, force: true }).catch(() => {});
+        const failed = id;
+        await rm(repoPath(failed), { recursive: true, force: true }).catch(() => {});
         await db
           .transaction()
           .execute(async (trx) => {
-            await reposDb.deleteRepoRow(trx, id!);
+            // deleteRepoRow also recounts a fork parent's forks.
+            await reposDb.deleteRepoRow(trx, failed);
             await reposDb.refreshOwnerRepoCount(trx, owner.id);
           })
           .catch(() => {});
       }
       throw e;
     }
-    const repo = (await reposDb.getRepoById(db, id))!;
-    return { repo, owner, mode: AccessMode.owner };
+    return { repo: (await reposDb.getRepoById(db, id))!, owner, mode: AccessMode.owner };
+  }
+
+  /**
+   * Creates a repository for `owner`. Order keeps failures clean: the git directory is prepared under a
+   * temporary name, the row is inserted (the unique index decides concurrent creates), and only then is
+   * the directory moved to its final, id-based place. A failure at any step removes what was made.
+   */
+  async function create(doer: User, owner: User, input: CreateRepoInput): Promise<RepoAccess> {
+    const { defaultBranch, objectFormat } = await validateCreate(input);
+    const conflict = () => new AppError('conflict', 'The repository with the same name already exists.');
+    if (await reposDb.getRepoByName(db, owner.id, input.name)) throw conflict();
+    return materialize(owner, input.name, {
+      conflict,
+      async prepare(tmp) {
+        await initBare(tmp, { defaultBranch, objectFormat });
+        if (!input.autoInit) return;
+        await commitFiles(tmp, {
+          branch: defaultBranch,
+          parent: null,
+          files: initialFiles(input, input.name, owner),
+          message: 'Initial commit',
+          author: { name: doer.fullName || doer.name, email: doer.email, when: new Date(deps.clock()) },
+        });
+      },
+      insert: (trx, now) =>
+        reposDb.insertRepo(
+          trx,
+          owner.id,
+          {
+            name: input.name,
+            description: input.description ?? '',
+            defaultBranch,
+            objectFormatName: objectFormat,
+            trustModel: input.trustModel || 'default',
+            isPrivate: input.private ?? false,
+            isTemplate: input.template ?? false,
+            isEmpty: !input.autoInit,
+            numCommits: input.autoInit ? 1 : 0,
+            settings: { ...DEFAULT_REPO_SETTINGS, issueLabels: input.issueLabels ?? '' },
+          },
+          now,
+        ),
+    });
   }
 
   /** Deletes the row first (the repository disappears at once), then its directory. */
@@ -446,7 +470,7 @@ export function createRepoService(deps: ServiceDeps) {
     await reposDb.updateRepo(db, repo.id, { isEmpty: branches.length === 0, defaultBranch, size, numCommits, updatedUnix: unixNow(deps) });
   }
 
-  return { searchByQuery, repoPath, removeAllOwnedBy, resolve, resolveById, create, remove, edit, search, withAccess, withParents, accessMode, accessModeOf, refreshAfterGitChange };
+  return { materialize, searchByQuery, repoPath, removeAllOwnedBy, resolve, resolveById, create, remove, edit, search, withAccess, withParents, accessMode, accessModeOf, refreshAfterGitChange };
 }
 
 export type RepoService = ReturnType<typeof createRepoService>;
