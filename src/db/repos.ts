@@ -235,7 +235,7 @@ export interface RepoSearch {
    * Visibility for the viewer: null = everything (site admin); otherwise public repos of visible owners plus
    * repos the viewer owns or collaborates on.
    */
-  readonly viewer: { id: number | null; seeLimitedOwners: boolean } | null;
+  readonly viewer: { id: number | null; seeLimitedOwners: boolean; seePublic: boolean } | null;
   readonly orderBy: { column: 'alpha' | 'created' | 'updated' | 'size' | 'id' | 'stars' | 'forks'; desc: boolean };
   readonly offset: number;
   readonly limit: number;
@@ -287,18 +287,20 @@ export async function searchRepos(db: Db, q: RepoSearch): Promise<{ repos: Repos
   if (q.forkId !== undefined) query = query.where('repository.fork_id', '=', q.forkId).where('repository.is_fork', '=', 1);
   flag('repository.is_mirror', q.isMirror);
   if (q.viewer) {
-    const viewerId = q.viewer.id;
+    const { id: viewerId, seePublic } = q.viewer;
     const ownerVisibilities = q.viewer.seeLimitedOwners ? [0, 1] : [0];
     query = query.where((eb) => {
-      const publicVisible = eb.and([eb('repository.is_private', '=', 0), eb('owner.visibility', 'in', ownerVisibilities)]);
-      if (viewerId === null) return publicVisible;
-      return eb.or([
-        publicVisible,
-        eb('repository.owner_id', '=', viewerId),
-        eb.exists(
-          eb.selectFrom('collaboration').select('collaboration.id').whereRef('collaboration.repo_id', '=', 'repository.id').where('collaboration.user_id', '=', viewerId),
-        ),
-      ]);
+      const visible = [];
+      if (seePublic) visible.push(eb.and([eb('repository.is_private', '=', 0), eb('owner.visibility', 'in', ownerVisibilities)]));
+      if (viewerId !== null) {
+        visible.push(
+          eb('repository.owner_id', '=', viewerId),
+          eb.exists(
+            eb.selectFrom('collaboration').select('collaboration.id').whereRef('collaboration.repo_id', '=', 'repository.id').where('collaboration.user_id', '=', viewerId),
+          ),
+        );
+      }
+      return visible.length ? eb.or(visible) : sql<boolean>`1 = 0`;
     });
   }
   const total = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -95,7 +95,8 @@ export function createRepoService(deps: ServiceDeps) {
       const collab = await reposDb.getCollaboratorMode(db, repo.id, user.id);
       if (collab > 0) return collab;
     }
-    if (!repo.isPrivate && canSeeUser(owner, user)) return AccessMode.read;
+    // Restricted users get nothing from publicness (Gitea's access model, BEHAVIOUR 6.3 step 5).
+    if (!repo.isPrivate && canSeeUser(owner, user) && !user?.isRestricted) return AccessMode.read;
     return AccessMode.none;
   }
 
@@ -389,8 +390,9 @@ export function createRepoService(deps: ServiceDeps) {
   function viewerFilter(actor: Actor): reposDb.RepoSearch['viewer'] {
     const user = actor.user;
     if (user?.isAdmin && !actor.scopes?.publicOnly) return null;
-    if (!user || actor.scopes?.publicOnly) return { id: null, seeLimitedOwners: !!user && !user.isRestricted };
-    return { id: user.id, seeLimitedOwners: !user.isRestricted };
+    if (!user) return { id: null, seeLimitedOwners: false, seePublic: true };
+    if (actor.scopes?.publicOnly) return { id: null, seeLimitedOwners: !user.isRestricted, seePublic: !user.isRestricted };
+    return { id: user.id, seeLimitedOwners: !user.isRestricted, seePublic: !user.isRestricted };
   }
 
   /**
