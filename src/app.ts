@@ -73,6 +73,10 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const catFile = new CatFilePool({ maxReaders: 32 });
   const services = createServices({ db: database.db, dialect: database.dialect, config, log, clock: opts.clock ?? Date.now, catFile });
   const api = createApiHandler({ config, log, services, router: buildRouter(operations), validators: compileValidators(), handlers });
+  services.repos
+    .sweepAbandoned()
+    .then((n) => n && log.info('removed abandoned temporary repositories', { count: n }))
+    .catch((e: unknown) => log.warn('sweeping temporary repositories failed', { err: String(e) }));
   const git = createGitHttpHandler({ services, log });
   const server = createServer(createRequestListener({ config, log, api, git, swaggerJson: swaggerText, ping: () => database.ping() }));
   server.keepAliveTimeout = 65_000;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError, notFound } from '../domain/errors.js';
 import { AccessMode, DEFAULT_REPO_SETTINGS, repoNameProblem, type RepoSettings, type RepoWithOwner, type Repository } from '../domain/repo.js';
@@ -192,6 +192,30 @@ export function createRepoService(deps: ServiceDeps) {
     if (fmt !== 'sha1' && fmt !== 'sha256') throw new AppError('validation', `unsupported object format: ${fmt}`);
     if (fmt === 'sha256' && !(await supportsSha256())) throw new AppError('validation', 'the git on this server cannot create sha256 repositories');
     return { defaultBranch, objectFormat: fmt };
+  }
+
+  /**
+   * Removes temporary repository directories left by a crash mid-create. Only old ones: with several
+   * server processes on one repository root, a young one may be another process's create in flight.
+   */
+  async function sweepAbandoned(maxAgeMs = 60 * 60 * 1000): Promise<number> {
+    const dir = join(root, '.tmp');
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      const p = join(dir, name);
+      const st = await stat(p).catch(() => null);
+      if (st && deps.clock() - st.mtimeMs > maxAgeMs) {
+        await rm(p, { recursive: true, force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 
   /**
@@ -472,7 +496,7 @@ export function createRepoService(deps: ServiceDeps) {
     await reposDb.updateRepo(db, repo.id, { isEmpty: branches.length === 0, defaultBranch, size, numCommits, updatedUnix: unixNow(deps) });
   }
 
-  return { materialize, searchByQuery, repoPath, removeAllOwnedBy, resolve, resolveById, create, remove, edit, search, withAccess, withParents, accessMode, accessModeOf, refreshAfterGitChange };
+  return { sweepAbandoned, materialize, searchByQuery, repoPath, removeAllOwnedBy, resolve, resolveById, create, remove, edit, search, withAccess, withParents, accessMode, accessModeOf, refreshAfterGitChange };
 }
 
 export type RepoService = ReturnType<typeof createRepoService>;
