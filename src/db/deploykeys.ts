@@ -1,8 +1,8 @@
 import type { Db } from './index.js';
+import { DEPLOY_KEY, insertPublicKey } from './keys.js';
 import type { DeployKeyRecord } from '../domain/deploykey.js';
 export type { DeployKeyRecord };
 
-const DEPLOY_KEY = 2;
 
 function base(db: Db) {
   return db
@@ -58,27 +58,8 @@ export async function publicKeyByFingerprint(db: Db, fingerprint: string): Promi
   return db.selectFrom('public_key').select(['id', 'type']).where('fingerprint', '=', fingerprint).orderBy('id').executeTakeFirst();
 }
 
-export async function insertDeployPublicKey(
-  db: Db,
-  k: { ownerId: number; name: string; fingerprint: string; content: string; keyTypeName: string; readOnly: boolean; now: number },
-): Promise<number> {
-  const r = await db
-    .insertInto('public_key')
-    .values({
-      owner_id: k.ownerId,
-      name: k.name,
-      fingerprint: k.fingerprint,
-      content: k.content,
-      key_type_name: k.keyTypeName,
-      type: DEPLOY_KEY,
-      read_only: k.readOnly ? 1 : 0,
-      created_unix: k.now,
-      updated_unix: k.now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return r.id;
-}
+/** A new public_key row for a deploy key. */
+export const insertDeployPublicKey = (db: Db, k: Parameters<typeof insertPublicKey>[2]): Promise<number> => insertPublicKey(db, DEPLOY_KEY, k);
 
 /** Which of Gitea's checkDeployKey conflicts this link would hit, if any. */
 export async function deployKeyConflict(db: Db, keyId: number, repoId: number, name: string): Promise<'key' | 'name' | null> {

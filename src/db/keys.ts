@@ -2,7 +2,8 @@ import type { Db } from './index.js';
 import type { PublicKeyRecord } from '../domain/records.js';
 export type { PublicKeyRecord };
 
-const USER_KEY = 1;
+export const USER_KEY = 1;
+export const DEPLOY_KEY = 2;
 
 type KeyRow = {
   id: number;
@@ -29,8 +30,10 @@ const toRecord = (r: KeyRow): PublicKeyRecord => ({
   updatedUnix: r.updated_unix,
 });
 
-export async function insertUserKey(
+/** Inserts a public_key row: type 1 user key, 2 deploy key (shared by the repositories that use it). */
+export async function insertPublicKey(
   db: Db,
+  type: typeof USER_KEY | typeof DEPLOY_KEY,
   k: { ownerId: number; name: string; fingerprint: string; content: string; keyTypeName: string; readOnly: boolean; now: number },
 ): Promise<number> {
   const r = await db
@@ -41,7 +44,7 @@ export async function insertUserKey(
       fingerprint: k.fingerprint,
       content: k.content,
       key_type_name: k.keyTypeName,
-      type: USER_KEY,
+      type,
       read_only: k.readOnly ? 1 : 0,
       created_unix: k.now,
       updated_unix: k.now,
@@ -50,6 +53,8 @@ export async function insertUserKey(
     .executeTakeFirstOrThrow();
   return r.id;
 }
+
+export const insertUserKey = (db: Db, k: Parameters<typeof insertPublicKey>[2]): Promise<number> => insertPublicKey(db, USER_KEY, k);
 
 export async function getKey(db: Db, id: number): Promise<PublicKeyRecord | undefined> {
   const r = await db.selectFrom('public_key').selectAll().where('id', '=', id).executeTakeFirst();

@@ -194,6 +194,13 @@ export async function refreshOwnerRepoCount(db: Db, ownerId: number): Promise<vo
   await db.updateTable('user').set({ num_repos: n }).where('id', '=', ownerId).execute();
 }
 
+/** The collaborator mode of `userId` on each of `repoIds` that has one (one query for a whole page). */
+export async function getCollaboratorModes(db: Db, repoIds: readonly number[], userId: number): Promise<Map<number, number>> {
+  if (repoIds.length === 0) return new Map();
+  const rows = await db.selectFrom('collaboration').select(['repo_id', 'mode']).where('user_id', '=', userId).where('repo_id', 'in', repoIds).execute();
+  return new Map(rows.map((r) => [r.repo_id, r.mode]));
+}
+
 export async function getCollaboratorMode(db: Db, repoId: number, userId: number): Promise<number> {
   const r = await db.selectFrom('collaboration').select('mode').where('repo_id', '=', repoId).where('user_id', '=', userId).executeTakeFirst();
   return r?.mode ?? 0;

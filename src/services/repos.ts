@@ -90,11 +90,14 @@ export function createRepoService(deps: ServiceDeps) {
 
   /** The caller's access mode (Gitea's perm.AccessMode): owner and site admins 4, collaborators their mode, public 1. */
   async function accessMode(repo: Repository, owner: User, user: User | null): Promise<number> {
-    if (user) {
-      if (user.id === owner.id || user.isAdmin) return AccessMode.owner;
-      const collab = await reposDb.getCollaboratorMode(db, repo.id, user.id);
-      if (collab > 0) return collab;
-    }
+    const collab = user && user.id !== owner.id && !user.isAdmin ? await reposDb.getCollaboratorMode(db, repo.id, user.id) : 0;
+    return modeFrom(repo, owner, user, collab);
+  }
+
+  /** The access rule itself, given the caller's collaborator mode (0 when none). */
+  function modeFrom(repo: Repository, owner: User, user: User | null, collab: number): number {
+    if (user && (user.id === owner.id || user.isAdmin)) return AccessMode.owner;
+    if (collab > 0) return collab;
     // Restricted users get nothing from publicness (Gitea's access model, BEHAVIOUR 6.3 step 5).
     if (!repo.isPrivate && canSeeUser(owner, user) && !user?.isRestricted) return AccessMode.read;
     return AccessMode.none;
@@ -385,11 +388,13 @@ export function createRepoService(deps: ServiceDeps) {
   async function withAccess(repos: readonly Repository[], actor: Actor): Promise<RepoAccess[]> {
     const ownerIds = [...new Set(repos.map((r) => r.ownerId))];
     const owners = new Map((await usersDb.getUsersByIds(db, ownerIds)).map((u) => [u.id, u]));
+    // Collaborations of the caller for the whole page in one query, not one per repository.
+    const collabs = actor.user ? await reposDb.getCollaboratorModes(db, repos.map((r) => r.id), actor.user.id) : new Map<number, number>();
     const out: RepoAccess[] = [];
     for (const repo of repos) {
       const owner = owners.get(repo.ownerId);
       if (!owner) continue;
-      out.push({ repo, owner, mode: await accessMode(repo, owner, actor.user), transfer: await pendingTransferOf(repo) });
+      out.push({ repo, owner, mode: modeFrom(repo, owner, actor.user, collabs.get(repo.id) ?? 0), transfer: await pendingTransferOf(repo) });
     }
     return out;
   }
