@@ -31,6 +31,14 @@ export interface GitCli {
 }
 
 /** The author and committer of commits made by the test client (a dotted domain: PayloadUser.email is format email). */
+/** The HTTP remote of `owner/repo` on the test server, authenticated with the owner's token. */
+export function tokenRemote(serverUrl: string, owner: { name: string; token: string }, repo: string): string {
+  const u = new URL(`${serverUrl}/${owner.name}/${repo}.git`);
+  u.username = owner.name;
+  u.password = owner.token;
+  return u.toString();
+}
+
 export const CLIENT_NAME = 'Test Pusher';
 export const CLIENT_EMAIL = 'pusher@example.com';
 

@@ -2,7 +2,7 @@
 import { it, expect, beforeAll, afterAll, describe } from '@jest/globals';
 import { join } from 'node:path';
 import { describeDb, startServer, uniqueName, type TestServer, type TestUser } from '../../helpers/server.js';
-import { createGitCli, type GitCli } from '../../helpers/gitcli.js';
+import { createGitCli, type GitCli, tokenRemote } from '../../helpers/gitcli.js';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -29,12 +29,7 @@ describeDb('branches', () => {
   let local: string;
   const sha: Record<string, string> = {};
 
-  const remote = (repo: string) => {
-    const u = new URL(`${s.url}/${owner.name}/${repo}.git`);
-    u.username = owner.name;
-    u.password = owner.token;
-    return u.toString();
-  };
+  const remote = (repo: string) => tokenRemote(s.url, owner, repo);
 
   /** A new repository of owner's, with the given collaborators; returns its name and id. */
   const createRepo = async (body: Record<string, unknown>, collaborators = true) => {

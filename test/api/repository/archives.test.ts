@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeDb, startServer, uniqueName, type TestServer, type TestUser } from '../../helpers/server.js';
 import { checkResponse } from '../../helpers/contract.js';
-import { createGitCli, type GitCli } from '../../helpers/gitcli.js';
+import { createGitCli, type GitCli, tokenRemote } from '../../helpers/gitcli.js';
 
 const EDITORCONFIG = `root = true
 
@@ -49,12 +49,7 @@ describeDb('archives, editorconfig, languages', () => {
   let priv: string;
   let empty: string;
 
-  const remote = (name: string) => {
-    const u = new URL(`${s.url}/${owner.name}/${name}.git`);
-    u.username = owner.name;
-    u.password = owner.token;
-    return u.toString();
-  };
+  const remote = (name: string) => tokenRemote(s.url, owner, name);
 
   /** Downloads raw bytes (the JSON client reads text) and checks the status against the contract. */
   const download = async (path: string, token?: string) => {

@@ -2,7 +2,7 @@
 // repoListStatuses, repoGetCombinedStatusByRef, repoListStatusesByRef against repositories filled with the stock git client.
 import { it, expect, beforeAll, afterAll, describe } from '@jest/globals';
 import { describeDb, startServer, uniqueName, type TestServer, type TestUser } from '../../helpers/server.js';
-import { CLIENT_EMAIL, CLIENT_NAME, createGitCli, type GitCli } from '../../helpers/gitcli.js';
+import { CLIENT_EMAIL, CLIENT_NAME, createGitCli, type GitCli, tokenRemote } from '../../helpers/gitcli.js';
 
 const D1 = { GIT_AUTHOR_DATE: '2021-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2021-01-01T00:00:00Z' };
 const D2 = { GIT_AUTHOR_DATE: '2022-02-02T00:00:00Z', GIT_COMMITTER_DATE: '2022-02-02T00:00:00Z' };
@@ -65,12 +65,7 @@ describeDb('commits and statuses', () => {
   let priv: string;
   let api: string;
 
-  const remote = (name: string) => {
-    const u = new URL(`${s.url}/${owner.name}/${name}.git`);
-    u.username = owner.name;
-    u.password = owner.token;
-    return u.toString();
-  };
+  const remote = (name: string) => tokenRemote(s.url, owner, name);
   const createRepo = async (body: Record<string, unknown> = {}) => {
     const r = await s.client.post('/user/repos', { name: uniqueName('cm'), auto_init: false, ...body }, { token: owner.token });
     expect(r.status).toBe(201);

@@ -1,7 +1,7 @@
 // repoCompareDiff and repoGetNote against repositories filled with the stock git client.
 import { it, expect, beforeAll, afterAll, describe } from '@jest/globals';
 import { describeDb, startServer, uniqueName, type TestServer, type TestUser } from '../../helpers/server.js';
-import { createGitCli, type GitCli } from '../../helpers/gitcli.js';
+import { createGitCli, type GitCli, tokenRemote } from '../../helpers/gitcli.js';
 
 interface CommitJson {
   sha: string;
@@ -35,12 +35,7 @@ describeDb('compare and notes', () => {
   let priv: string;
   let empty: string;
 
-  const remote = (name: string) => {
-    const u = new URL(`${s.url}/${owner.name}/${name}.git`);
-    u.username = owner.name;
-    u.password = owner.token;
-    return u.toString();
-  };
+  const remote = (name: string) => tokenRemote(s.url, owner, name);
 
   beforeAll(async () => {
     s = await startServer();

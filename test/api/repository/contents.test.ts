@@ -2,7 +2,7 @@
 // repoGetRawFile, repoGetRawFileOrLFS against repositories filled with the stock git client and through the API.
 import { it, expect, beforeAll, afterAll, describe } from '@jest/globals';
 import { describeDb, startServer, uniqueName, type TestServer, type TestUser } from '../../helpers/server.js';
-import { createGitCli, type GitCli } from '../../helpers/gitcli.js';
+import { createGitCli, type GitCli, tokenRemote } from '../../helpers/gitcli.js';
 
 const D1 = { GIT_AUTHOR_DATE: '2021-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2021-01-01T00:00:00Z' };
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -53,12 +53,7 @@ describeDb('contents and raw files', () => {
   const sha: Record<string, string> = {};
   const err = (message: string) => ({ message, url: `${s.url}/api/swagger` });
   const as = (u: TestUser | null) => (u ? { token: u.token } : {});
-  const remote = (name: string) => {
-    const u = new URL(`${s.url}/${owner.name}/${name}.git`);
-    u.username = owner.name;
-    u.password = owner.token;
-    return u.toString();
-  };
+  const remote = (name: string) => tokenRemote(s.url, owner, name);
   const createRepo = async (body: Record<string, unknown> = {}) => {
     const r = await s.client.post('/user/repos', { name: uniqueName('ct'), auto_init: false, ...body }, { token: owner.token });
     expect(r.status).toBe(201);
