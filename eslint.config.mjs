@@ -34,5 +34,6 @@ export default tseslint.config(
   layer(['src/services/**'], ['express', '**/http/*', '**/handlers/*', '**/generated/*'], 'services know nothing of HTTP or the generated description'),
   layer(['src/domain/**'], ['**/db/*', '**/services/*', '**/http/*', '**/handlers/*', '**/generated/*', 'express', 'kysely'], 'domain is plain types and rules'),
   layer(['src/db/**'], ['**/services/*', '**/http/*', '**/handlers/*', 'express'], 'the data layer sits below the services'),
+  layer(['src/net/**'], ['**/db/*', '**/services/*', '**/http/*', '**/handlers/*', 'express'], 'outbound networking is a leaf module under the services'),
   layer(['src/convert/**'], ['**/db/*', '**/services/*', '**/http/*', 'express'], 'converters map domain objects to API shapes'),
 );
