@@ -109,7 +109,7 @@ export function createRepoService(deps: ServiceDeps) {
    */
   async function resolve(ownerName: string, repoName: string, actor: Actor, opts: { followRedirect?: boolean } = {}): Promise<RepoAccess> {
     const owner = await usersDb.getUserByName(db, ownerName);
-    if (!owner) throw notFound();
+    if (!owner) return resolveRenamedOwner(ownerName, repoName, actor, opts);
     const repo = await reposDb.getRepoByName(db, owner.id, repoName);
     if (repo) return checkAccess(repo, owner, actor);
     const redirectId = await reposDb.getRepoRedirect(db, owner.id, repoName.toLowerCase());
@@ -122,6 +122,21 @@ export function createRepoService(deps: ServiceDeps) {
     // Gitea's API answers 307 to the same request under the new name (RedirectToRepo).
     throw new AppError('moved', 'moved permanently', {
       redirectRepo: { from: `${ownerName}/${repoName}`, to: `${targetOwner.name}/${target.name}` },
+    });
+  }
+
+  /**
+   * `/repos/{old owner name}/...` after the owner was renamed: Gitea's API answers 307 to the same request under
+   * the owner's new name (RedirectToUser). Only when the caller may see the repository, else the usual 404.
+   */
+  async function resolveRenamedOwner(ownerName: string, repoName: string, actor: Actor, opts: { followRedirect?: boolean }): Promise<RepoAccess> {
+    const redirectTo = await usersDb.getRedirect(db, ownerName.toLowerCase());
+    const newOwner = redirectTo === undefined ? undefined : await usersDb.getUserById(db, redirectTo);
+    if (!newOwner) throw notFound();
+    const access = await resolve(newOwner.name, repoName, actor, { followRedirect: true });
+    if (opts.followRedirect) return access;
+    throw new AppError('moved', 'moved permanently', {
+      redirectRepo: { from: `${ownerName}/${repoName}`, to: `${access.owner.name}/${access.repo.name}` },
     });
   }
 

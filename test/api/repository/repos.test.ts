@@ -607,6 +607,27 @@ describeDb('repositories', () => {
       expect(got.body.id).toBe(reuse.id);
     });
 
+    it('a renamed owner: /repos/{old owner}/{repo} answers 307 to the new owner name, only to those who may see it', async () => {
+      const bob = await s.createUser();
+      const pub = await newRepo(bob, { auto_init: true });
+      const priv = await newRepo(bob, { private: true });
+      const newOwner = uniqueName('moved');
+      const renamed = await s.client.post(`/admin/users/${bob.name}/rename`, { new_username: newOwner }, as(s.admin));
+      expect(renamed.status).toBe(204);
+      const old = await s.client.get(`/repos/${bob.name}/${pub.name}/branches?page=1`, as(stranger));
+      expect(old.status).toBe(307);
+      expect(old.headers.get('location')).toBe(`/api/v1/repos/${newOwner}/${pub.name}/branches?page=1`);
+      expect(old.body).toEqual(err('moved permanently'));
+      const anon = await s.client.get(`/repos/${bob.name}/${pub.name}`);
+      expect(anon.status).toBe(307);
+      // A private repository under the old owner name is as missing as one that never existed.
+      const hidden = await s.client.get(`/repos/${bob.name}/${priv.name}`, as(stranger));
+      expect(hidden.status).toBe(404);
+      expect(hidden.body).toEqual(err("The target couldn't be found."));
+      expect((await s.client.get(`/repos/${bob.name}/${priv.name}`, as(bob))).status).toBe(307);
+      expect((await s.client.get(`/repos/${bob.name}/nothing-here`, as(bob))).status).toBe(404);
+    });
+
     it('a name that is taken or invalid is 422', async () => {
       const a = await newRepo(alice);
       const b = await newRepo(alice);
