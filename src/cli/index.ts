@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { existsSync, mkdirSync, accessSync, statSync, constants } from 'node:fs';
+import { existsSync, mkdirSync, accessSync, statSync, readdirSync, constants } from 'node:fs';
+import { join } from 'node:path';
 import { createApp } from '../app.js';
 import { loadConfig, ConfigError, type Config } from '../config/index.js';
 import { openDatabase, EXPECTED_SCHEMA_VERSION } from '../db/index.js';
@@ -8,6 +9,7 @@ import { createServices } from '../services/index.js';
 import { CatFilePool } from '../git/catfile.js';
 import { AppError } from '../domain/errors.js';
 import { getUserByName } from '../db/users.js';
+import { listRepoLocations } from '../db/repos.js';
 import { ANVIL_VERSION } from '../version.js';
 
 export interface CliIo {
@@ -135,6 +137,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         const version = await db.schemaVersion();
         io.out(`database: ok (schema ${version}${applied.length ? `, applied ${applied.join(', ')}` : ''})`);
         if (version !== EXPECTED_SCHEMA_VERSION) problems.push(`database schema is ${version}, expected ${EXPECTED_SCHEMA_VERSION}`);
+        // A crash between a create's row insert and its final rename (or a directory removed by hand) leaves a
+        // row without a repository on disk; the other way round, a directory nobody owns.
+        const locations = await listRepoLocations(db.db);
+        const known = new Set<string>();
+        for (const r of locations) {
+          const dir = join(cfg.repository.root, `${r.id}.git`);
+          known.add(`${r.id}.git`);
+          if (!existsSync(dir)) problems.push(`repository ${r.ownerName}/${r.name} (id ${r.id}) has no directory ${dir}`);
+        }
+        const orphans = existsSync(cfg.repository.root) ? readdirSync(cfg.repository.root).filter((n) => /^\d+\.git$/.test(n) && !known.has(n)) : [];
+        for (const n of orphans) io.out(`note: ${join(cfg.repository.root, n)} belongs to no repository`);
+        io.out(`repositories: ${locations.length} checked`);
       } catch (e) {
         problems.push(`database: ${(e as Error).message}`);
       } finally {

@@ -184,6 +184,17 @@ export async function repoIdsOfOwner(db: Db, ownerId: number): Promise<number[]>
   return (await db.selectFrom('repository').select('id').where('owner_id', '=', ownerId).execute()).map((r) => r.id);
 }
 
+/** Every repository's id with its owner's and its own name (doctor's disk check). */
+export async function listRepoLocations(db: Db): Promise<{ id: number; ownerName: string; name: string }[]> {
+  const rows = await db
+    .selectFrom('repository')
+    .innerJoin('user', 'user.id', 'repository.owner_id')
+    .select(['repository.id as id', 'user.name as ownerName', 'repository.name as name'])
+    .orderBy('repository.id')
+    .execute();
+  return rows.map((r) => ({ id: Number(r.id), ownerName: r.ownerName, name: r.name }));
+}
+
 export async function countOwnedRepos(db: Db, ownerId: number): Promise<number> {
   const r = await db.selectFrom('repository').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
   return Number(r.n);

@@ -282,6 +282,38 @@ describeDb('anvil CLI in-process', () => {
       }
     });
 
+    it('reports a repository row whose directory is missing, and a directory no row owns', async () => {
+      const fresh = await makeSite();
+      try {
+        const owner = uniqueName('doc');
+        expect((await cli(['admin', 'user', 'create', '--config', fresh.file, '--username', owner, '--password', 'password-1', '--email', `${owner}@example.com`])).code).toBe(0);
+        const s = await serve(fresh);
+        let repoId: number;
+        try {
+          const basic = { basic: [owner, 'password-1'] as [string, string] };
+          const created = await s.client.post('/user/repos', { name: 'kept' }, basic);
+          expect(created.status).toBe(201);
+          const lost = await s.client.post('/user/repos', { name: 'lost' }, basic);
+          expect(lost.status).toBe(201);
+          repoId = lost.body.id;
+        } finally {
+          await s.app.close();
+        }
+        const ok = await cli(['doctor', '--config', fresh.file]);
+        expect(ok.code).toBe(0);
+        expect(ok.out.split('\n')).toContain('repositories: 2 checked');
+        const root = join(fresh.dir, 'repositories');
+        rmSync(join(root, `${repoId}.git`), { recursive: true, force: true });
+        mkdirSync(join(root, '999999.git'));
+        const bad = await cli(['doctor', '--config', fresh.file]);
+        expect(bad.code).toBe(1);
+        expect(bad.err).toBe(`problem: repository ${owner}/lost (id ${repoId}) has no directory ${join(root, `${repoId}.git`)}`);
+        expect(bad.out.split('\n')).toContain(`note: ${join(root, '999999.git')} belongs to no repository`);
+      } finally {
+        await fresh.cleanup();
+      }
+    });
+
     it('an unknown section or key is a warning, not a failure (file and environment)', async () => {
       site.write('[server]\nNOT_A_GITEA_KEY = 1\n[made_up]\nX = 1\n');
       try {
