@@ -38,7 +38,7 @@ export function toContentsResponse(item: ContentItem, at: ContentsContext): Comp
     name: item.name,
     path: item.path,
     sha: item.sha,
-    last_commit_sha: at.ref.sha,
+    last_commit_sha: item.lastCommitSha ?? at.ref.sha,
     type: item.kind,
     size: item.size,
     encoding: item.content ? 'base64' : null,

@@ -62,6 +62,8 @@ export interface ContentItem {
   readonly content: Buffer | null;
   readonly target: string | null;
   readonly submoduleUrl: string | null;
+  /** The last commit that changed the entry (Gitea's last_commit_sha), when it was looked up. */
+  readonly lastCommitSha?: string;
 }
 
 /** A commit object's fields. */

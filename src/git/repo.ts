@@ -591,3 +591,11 @@ export async function isEmpty(repoPath: string): Promise<boolean> {
   const { stdout } = await runGit(['for-each-ref', '--count=1', '--format=%(refname)'], { gitDir: repoPath });
   return stdout.length === 0;
 }
+
+/**
+ * Writes (incrementally, `--split`) the commit-graph with changed-path Bloom filters, which makes counting,
+ * walking and path-limited logs (last commit of a path) several times faster on large histories.
+ */
+export async function writeCommitGraph(repoPath: string): Promise<void> {
+  await runGit(['commit-graph', 'write', '--reachable', '--changed-paths', '--split'], { gitDir: repoPath, timeoutMs: 10 * 60_000 });
+}
