@@ -47,7 +47,8 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
  * `{a,b}` alternatives, `\x` a literal x. Undefined when the glob does not parse (Gitea then matches the
  * rule name literally).
  */
-export function globToRegExpSource(glob: string): string | undefined {
+export function globToRegExpSource(glob: string, separators = '/'): string | undefined {
+  const sep = separators.replace(/[\\\]^[-]/g, '\\$&');
   let out = '';
   let depth = 0;
   for (let i = 0; i < glob.length; i++) {
@@ -59,8 +60,8 @@ export function globToRegExpSource(glob: string): string | undefined {
       if (glob[i + 1] === '*') {
         out += '.*';
         i++;
-      } else out += '[^/]*';
-    } else if (c === '?') out += '[^/]';
+      } else out += `[^${sep}]*`;
+    } else if (c === '?') out += `[^${sep}]`;
     else if (c === '[') {
       const end = glob.indexOf(']', i + 1);
       if (end < 0) return undefined;
@@ -83,6 +84,22 @@ export function globToRegExpSource(glob: string): string | undefined {
   }
   if (depth !== 0) return undefined;
   return `^${out}$`;
+}
+
+/**
+ * Gitea's protected / unprotected file patterns: `;`-separated, lower-cased globs with `.` and `/` both as
+ * separators (so `*.lock` matches `yarn.lock` but not `a/yarn.lock`, and `*` never crosses a dot). Invalid
+ * globs are skipped, as Gitea does. Matched against lower-cased paths.
+ */
+export function filePatternSources(patterns: string): string[] {
+  const out: string[] = [];
+  for (const expr of patterns.toLowerCase().split(';')) {
+    const g = expr.trim();
+    if (g === '') continue;
+    const src = globToRegExpSource(g, './');
+    if (src !== undefined) out.push(src);
+  }
+  return out;
 }
 
 /** How a rule matches branch names, as RegExp source and flags (plain names: case-insensitive equality). */

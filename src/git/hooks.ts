@@ -20,6 +20,10 @@ export interface BranchRefRule {
   readonly re: string;
   readonly flags: string;
   readonly push: boolean;
+  /** RegExp sources matched against lower-cased changed paths: changing one refuses the push, whoever pushes. */
+  readonly protectedFiles: readonly string[];
+  /** When `push` is false, a push that changes only paths matching these is still accepted. */
+  readonly unprotectedFiles: readonly string[];
 }
 
 /**
@@ -34,13 +38,24 @@ import { readFileSync } from 'node:fs';
 
 let rules;
 try {
-  rules = JSON.parse(process.env.${BRANCH_RULES_ENV} ?? '[]').map((r) => ({ ...r, rx: new RegExp(r.re, r.flags) }));
+  rules = JSON.parse(process.env.${BRANCH_RULES_ENV} ?? '[]').map((r) => ({
+    ...r,
+    rx: new RegExp(r.re, r.flags),
+    protectedRx: (r.protectedFiles ?? []).map((x) => new RegExp(x)),
+    unprotectedRx: (r.unprotectedFiles ?? []).map((x) => new RegExp(x)),
+  }));
 } catch {
   process.stderr.write('branch protection rules are unreadable\\n');
   process.exit(1);
 }
 const zero = /^0+$/;
 const errors = [];
+/** Paths changed between two commits (Gitea's GetAffectedFiles), or null when git cannot tell. */
+function changedFiles(oldSha, newSha) {
+  const r = spawnSync('git', ['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', oldSha, newSha, '--'], { maxBuffer: 1 << 28 });
+  if (r.status !== 0) return null;
+  return r.stdout.toString('utf8').split('\\0').filter((p) => p !== '');
+}
 for (const line of readFileSync(0, 'utf8').split('\\n')) {
   const [oldSha, newSha, ref] = line.trim().split(' ');
   if (!ref || !ref.startsWith('refs/heads/')) continue;
@@ -62,7 +77,22 @@ for (const line of readFileSync(0, 'utf8').split('\\n')) {
       continue;
     }
   }
-  if (!rule.push) errors.push(\`Not allowed to push to protected branch \${branch} (rule "\${rule.name}")\`);
+  // Protected files bind everyone; unprotected files let those who may not push change only them (Gitea's
+  // pre-receive steps 4 and 6). A new branch has no old commit to compare with, so only the push right counts.
+  const needFiles = !zero.test(oldSha) && (rule.protectedRx.length > 0 || (!rule.push && rule.unprotectedRx.length > 0));
+  const changed = needFiles ? changedFiles(oldSha, newSha) : [];
+  if (changed === null) {
+    errors.push(\`could not check the files changed on protected branch \${branch}\`);
+    continue;
+  }
+  const touched = changed.find((p) => rule.protectedRx.some((rx) => rx.test(p.toLowerCase())));
+  if (touched !== undefined) {
+    errors.push(\`branch \${branch} is protected from changing file \${touched}\`);
+    continue;
+  }
+  if (rule.push) continue;
+  if (changed.length > 0 && rule.unprotectedRx.length > 0 && changed.every((p) => rule.unprotectedRx.some((rx) => rx.test(p.toLowerCase())))) continue;
+  errors.push(\`Not allowed to push to protected branch \${branch} (rule "\${rule.name}")\`);
 }
 if (errors.length) {
   for (const e of errors) process.stderr.write(\`\${e}\\n\`);

@@ -2,6 +2,7 @@ import { AppError } from '../domain/errors.js';
 import {
   canUserMerge,
   canUserPush,
+  filePatternSources,
   firstMatchingRule,
   ruleMatcher,
   sortRules,
@@ -59,6 +60,9 @@ export interface HookRule {
   readonly flags: string;
   /** Whether this pusher may update matching branches (fast-forward only). */
   readonly push: boolean;
+  /** Protected and unprotected file patterns as RegExp sources (see git/hooks.ts BranchRefRule). */
+  readonly protectedFiles: readonly string[];
+  readonly unprotectedFiles: readonly string[];
 }
 
 const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
@@ -262,7 +266,14 @@ export function createProtectionService(deps: ServiceDeps, repos: RepoService) {
     const rules = sortRules(await protectionsDb.listProtectedBranches(db, access.repo.id));
     return rules.map((r) => {
       const m = ruleMatcher(r.ruleName);
-      return { name: r.ruleName, re: m.source, flags: m.flags, push: actor.user ? canUserPush(r, actor.user.id, access.mode, AccessMode.write) : false };
+      return {
+        name: r.ruleName,
+        re: m.source,
+        flags: m.flags,
+        push: actor.user ? canUserPush(r, actor.user.id, access.mode, AccessMode.write) : false,
+        protectedFiles: filePatternSources(r.protectedFilePatterns),
+        unprotectedFiles: filePatternSources(r.unprotectedFilePatterns),
+      };
     });
   }
 

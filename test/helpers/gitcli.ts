@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export interface GitResult {
   readonly code: number;
@@ -80,7 +80,10 @@ export async function createGitCli(): Promise<GitCli> {
   let n = 0;
   const dir: GitCli['dir'] = (prefix = 'w') => mkdtemp(join(root, `${prefix}${n++}-`));
   const commit: GitCli['commit'] = async (cwd, files, message, env) => {
-    for (const [path, content] of Object.entries(files)) await writeFile(join(cwd, path), content);
+    for (const [path, content] of Object.entries(files)) {
+      await mkdir(dirname(join(cwd, path)), { recursive: true });
+      await writeFile(join(cwd, path), content);
+    }
     await ok(['add', '--', ...Object.keys(files)], { cwd });
     await ok(['commit', '-q', '-m', message], { cwd, env });
     return ok(['rev-parse', 'HEAD'], { cwd });

@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { firstMatchingRule, globToRegExpSource, isGlobRule, ruleMatcher } from '../../src/domain/protection.js';
+import { filePatternSources, firstMatchingRule, globToRegExpSource, isGlobRule, ruleMatcher } from '../../src/domain/protection.js';
 
 const matches = (rule: string, branch: string) => {
   const m = ruleMatcher(rule);
@@ -51,4 +51,20 @@ describe('branch protection rule names', () => {
     expect(firstMatchingRule(rules.slice(1), 'release/2.0')?.id).toBe(2);
     expect(firstMatchingRule(rules.slice(1), 'main')).toBeUndefined();
   });
+});
+
+describe('filePatternSources (protected / unprotected file patterns)', () => {
+  const matches = (patterns: string, path: string) => filePatternSources(patterns).some((src) => new RegExp(src).test(path.toLowerCase()));
+  it.each([
+    ['*.lock', 'yarn.lock', true],
+    ['*.lock', 'a/yarn.lock', false],
+    ['*.lock', 'x.y.lock', false],
+    ['**.lock', 'a/b/x.y.lock', true],
+    ['docs/**', 'docs/a/b.md', true],
+    ['DOCS/*', 'docs/readme', true],
+    [' a.txt ; b.txt ', 'b.txt', true],
+    ['[', 'anything', false],
+    ['', 'anything', false],
+  ])('%j matches %s: %s', (patterns, path, expected) => expect(matches(patterns, path)).toBe(expected));
+  it('skips invalid globs and keeps the others', () => expect(filePatternSources('[;*.md').length).toBe(1));
 });

@@ -375,6 +375,45 @@ describeDb('branch protections', () => {
       expect((await git.run(['push', remote(writer), 'main:main'], { cwd: work })).code).toBe(0);
     });
 
+    it('protected file patterns refuse a push that changes them, whoever pushes; unprotected ones let non-pushers through', async () => {
+      const ruleName = 'guarded';
+      await git.ok(['fetch', '-q', 'origin'], { cwd: work });
+      await git.ok(['checkout', '-q', '-B', ruleName, 'origin/main'], { cwd: work });
+      expect((await git.run(['push', remote(owner), `${ruleName}:${ruleName}`], { cwd: work })).code).toBe(0);
+      const created = await s.client.post(
+        `/repos/${repo}/branch_protections`,
+        { rule_name: ruleName, enable_push: true, protected_file_patterns: '*.lock; Config/**', unprotected_file_patterns: 'docs/**' },
+        as(owner),
+      );
+      expect(created.status).toBe(201);
+      const before = await tip(ruleName);
+      // `*` stays within a dot-separated part, and matching ignores case.
+      await git.commit(work, { 'Yarn.LOCK': 'x\n' }, 'touch a lock file');
+      const refused = await git.run(['push', remote(owner), `${ruleName}:${ruleName}`], { cwd: work });
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain(`remote: branch ${ruleName} is protected from changing file Yarn.LOCK`);
+      expect(await tip(ruleName)).toBe(before);
+      await git.ok(['reset', '-q', '--hard', 'HEAD~1'], { cwd: work });
+      await git.commit(work, { 'config/deep/app.ini': 'y\n' }, 'touch config');
+      const deep = await git.run(['push', remote(writer), `${ruleName}:${ruleName}`], { cwd: work });
+      expect(deep.stderr).toContain(`remote: branch ${ruleName} is protected from changing file config/deep/app.ini`);
+      await git.ok(['reset', '-q', '--hard', 'HEAD~1'], { cwd: work });
+      // Not protected: a lock file below a directory, and ordinary files.
+      const fine = await git.commit(work, { 'sub/yarn.lock': 'z\n', 'readme.txt': 'r\n' }, 'ordinary change');
+      expect((await git.run(['push', remote(writer), `${ruleName}:${ruleName}`], { cwd: work })).code).toBe(0);
+      expect(await tip(ruleName)).toBe(fine);
+      // With pushing disabled, only changes confined to unprotected files get through.
+      expect((await s.client.patch(`/repos/${repo}/branch_protections/${ruleName}`, { enable_push: false }, as(owner))).status).toBe(200);
+      const docs = await git.commit(work, { 'docs/guide.md': 'g\n' }, 'docs only');
+      expect((await git.run(['push', remote(writer), `${ruleName}:${ruleName}`], { cwd: work })).code).toBe(0);
+      expect(await tip(ruleName)).toBe(docs);
+      await git.commit(work, { 'docs/more.md': 'm\n', 'src.txt': 's\n' }, 'docs and code');
+      const mixed = await git.run(['push', remote(writer), `${ruleName}:${ruleName}`], { cwd: work });
+      expect(mixed.code).not.toBe(0);
+      expect(mixed.stderr).toContain(`remote: Not allowed to push to protected branch ${ruleName} (rule "${ruleName}")`);
+      expect(await tip(ruleName)).toBe(docs);
+    });
+
     it('leaves unprotected branches alone: force push and deletion work', async () => {
       await git.ok(['fetch', '-q', 'origin'], { cwd: work });
       await commitOn('feature');
