@@ -2,6 +2,7 @@
  * Reading trees, commits and refs through a long-lived `git cat-file` reader (see catfile.ts): a file
  * or directory read at a ref costs a few pipe round trips, never a git process.
  */
+import type { RefResolver } from './refstore.js';
 import type { GitObject, GitObjectInfo } from './catfile.js';
 import type { GitPerson } from './branches.js';
 import { isValidBranchName, isValidFullRef, isValidTagName } from './refs.js';
@@ -10,6 +11,8 @@ import { isValidBranchName, isValidFullRef, isValidTagName } from './refs.js';
 export interface ObjectReader {
   read(spec: string): Promise<GitObject | null>;
   info(spec: string): Promise<GitObjectInfo | null>;
+  /** Optional fast path for full ref names (see git/refstore.ts); undefined means "ask git". */
+  readonly resolveRef?: RefResolver;
 }
 
 /** The kind of a tree entry, in Gitea's words. */
@@ -119,6 +122,21 @@ export interface ResolvedCommit {
 }
 
 async function commitOf(r: ObjectReader, spec: string): Promise<string | null> {
+  const direct = spec.startsWith('refs/') ? r.resolveRef?.(spec) : undefined;
+  if (direct === null) return null;
+  if (direct !== undefined) {
+    // Peel annotated tags by reading the (cached) objects, as `^{commit}` would.
+    let sha = direct;
+    for (let depth = 0; depth < 8; depth++) {
+      const o = await r.read(sha);
+      if (!o) return null;
+      if (o.type === 'commit') return sha;
+      if (o.type !== 'tag') return null;
+      const m = /^object ([0-9a-f]+)$/mu.exec(o.content.subarray(0, 200).toString('latin1'));
+      if (!m) return null;
+      sha = m[1]!;
+    }
+  }
   const info = await r.info(`${spec}^{commit}`);
   return info?.type === 'commit' ? info.sha : null;
 }
@@ -208,25 +226,20 @@ export async function findEntry(r: ObjectReader, rootTree: string, path: string)
 
 /**
  * The entry at `path` in commit `commitSha` (`''` = the root directory), with the blob size for files
- * and links: the parent directory's id and the entry's size are asked for at once (one round trip
- * whatever the depth), then the parent tree is read (see {@link cachedReader}). Null when the path does not exist.
+ * and links. Walks from the commit through one tree per component with `read`, so with a
+ * {@link cachedReader} a warm path costs no git round trip at all (commits and trees never change).
+ * A submodule is found in its parent tree (its commit is not in this repository). Null when the path
+ * does not exist.
  */
 export async function findEntryAt(r: ObjectReader, commitSha: string, path: string): Promise<(FoundEntry & { readonly size: number }) | null> {
-  if (path === '') {
-    const root = await r.info(`${commitSha}^{tree}`);
-    return root ? { name: '', path: '', mode: '40000', sha: root.sha, kind: 'dir', size: 0 } : null;
-  }
-  const slash = path.lastIndexOf('/');
-  const parent = slash < 0 ? '' : path.slice(0, slash);
-  const name = path.slice(slash + 1);
-  // Both on the --batch-check process in one round trip; the tree itself then often comes from a cache.
-  const [parentInfo, self] = await Promise.all([r.info(parent === '' ? `${commitSha}^{tree}` : `${commitSha}:${parent}`), r.info(`${commitSha}:${path}`)]);
-  if (!parentInfo || parentInfo.type !== 'tree' || !self) return null;
-  const tree = await r.read(parentInfo.sha);
-  if (!tree || tree.type !== 'tree') return null;
-  const entry = parseTreeEntries(tree.content, tree.sha.length / 2).find((e) => e.name === name);
-  if (!entry) return null;
-  return { ...entry, path, size: self?.type === 'blob' ? self.size : 0 };
+  const commit = await r.read(commitSha);
+  if (!commit || commit.type !== 'commit') return null;
+  const m = /^tree ([0-9a-f]+)$/mu.exec(commit.content.subarray(0, 100).toString('latin1'));
+  if (!m) return null;
+  const found = await findEntry(r, m[1]!, path);
+  if (!found) return null;
+  const size = found.kind === 'file' || found.kind === 'symlink' ? ((await r.info(found.sha))?.size ?? 0) : 0;
+  return { ...found, size };
 }
 
 /** The entries of the tree `treeSha`. */
@@ -265,9 +278,9 @@ export function parseGitmodules(text: string): Map<string, string> {
 const FULL_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/u;
 
 /**
- * Trees and small blobs by object id, least recently used first out, bounded in bytes. Objects never
- * change, so an entry never goes stale; ids only ever come from a repository's own refs and trees, so a
- * hit never reveals an object to a repository that does not hold it.
+ * Trees, small blobs and commits by repository and object id, least recently used first out, bounded in bytes.
+ * Objects never change, so an entry never goes stale. Keys carry the repository: an id named by a caller (a
+ * `?ref=` commit id, a blob sha) must never be answered from another repository's objects.
  */
 export class ObjectCache {
   private readonly objects = new Map<string, GitObject>();
@@ -279,56 +292,57 @@ export class ObjectCache {
     private readonly maxInfos = 100_000,
   ) {}
 
-  get(sha: string): GitObject | undefined {
-    const o = this.objects.get(sha);
+  get(key: string): GitObject | undefined {
+    const o = this.objects.get(key);
     if (o) {
-      this.objects.delete(sha);
-      this.objects.set(sha, o);
+      this.objects.delete(key);
+      this.objects.set(key, o);
     }
     return o;
   }
 
-  info(sha: string): GitObjectInfo | undefined {
-    return this.objects.get(sha) ?? this.infos.get(sha);
+  info(key: string): GitObjectInfo | undefined {
+    return this.objects.get(key) ?? this.infos.get(key);
   }
 
-  put(o: GitObject): void {
-    if (o.content.length > this.maxObjectBytes || this.objects.has(o.sha) || (o.type !== 'tree' && o.type !== 'blob')) return;
-    this.objects.set(o.sha, o);
+  put(key: string, o: GitObject): void {
+    if (o.content.length > this.maxObjectBytes || this.objects.has(key) || (o.type !== 'tree' && o.type !== 'blob' && o.type !== 'commit' && o.type !== 'tag')) return;
+    this.objects.set(key, o);
     this.bytes += o.content.length;
-    for (const [sha, old] of this.objects) {
+    for (const [k, old] of this.objects) {
       if (this.bytes <= this.maxBytes) break;
-      this.objects.delete(sha);
+      this.objects.delete(k);
       this.bytes -= old.content.length;
     }
   }
 
-  putInfo(i: GitObjectInfo): void {
-    if (this.infos.has(i.sha) || (i.type !== 'tree' && i.type !== 'blob')) return;
-    this.infos.set(i.sha, { sha: i.sha, type: i.type, size: i.size });
+  putInfo(key: string, i: GitObjectInfo): void {
+    if (this.infos.has(key) || (i.type !== 'tree' && i.type !== 'blob')) return;
+    this.infos.set(key, { sha: i.sha, type: i.type, size: i.size });
     if (this.infos.size > this.maxInfos) this.infos.delete(this.infos.keys().next().value as string);
   }
 }
 
-/** `r` with reads and infos of trees and blobs served from `cache` when possible. */
-export function cachedReader(r: ObjectReader, cache: ObjectCache): ObjectReader {
+/** `r` (the reader of repository `repoKey`) with trees, blobs and commits served from `cache` when possible. */
+export function cachedReader(r: ObjectReader, cache: ObjectCache, repoKey: string, resolveRef?: RefResolver): ObjectReader {
   return {
+    ...(resolveRef ? { resolveRef } : {}),
     async read(spec) {
       if (FULL_ID.test(spec)) {
-        const hit = cache.get(spec);
+        const hit = cache.get(`${repoKey}\0${spec}`);
         if (hit) return hit;
       }
       const o = await r.read(spec);
-      if (o) cache.put(o);
+      if (o) cache.put(`${repoKey}\0${o.sha}`, o);
       return o;
     },
     async info(spec) {
       if (FULL_ID.test(spec)) {
-        const hit = cache.info(spec);
+        const hit = cache.info(`${repoKey}\0${spec}`);
         if (hit) return hit;
       }
       const i = await r.info(spec);
-      if (i) cache.putInfo(i);
+      if (i) cache.putInfo(`${repoKey}\0${i.sha}`, i);
       return i;
     },
   };
