@@ -9,7 +9,8 @@ const swc = [
 const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|mj|j)s$': swc },
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // marked is ESM-only; its UMD build loads as CommonJS under jest.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', '^marked$': '<rootDir>/node_modules/marked/lib/marked.umd.js' },
 };
 /** @type {import('jest').Config} */
 export default {

@@ -34,6 +34,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/hooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhooks of the site (system and default hooks).
+         * @description Site administrators only. Returns every system and default hook at once, without paging (as Gitea 1.22 does).
+         */
+        get: operations["adminListHooks"];
+        put?: never;
+        /**
+         * Add a webhook to the site (system and default hooks).
+         * @description Creates a default hook (copied into every repository created later) unless config.is_system_webhook is true, which creates a system hook (fires for every repository). The target address must be allowed by [webhook] ALLOWED_HOST_LIST; a disallowed one is 422. The secret is never returned.
+         */
+        post: operations["adminCreateHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/hooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook of the site (system and default hooks).
+         * @description A hook of another owner is 404.
+         */
+        get: operations["adminGetHook"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook of the site (system and default hooks).
+         * @description Pending deliveries of the hook are dropped.
+         */
+        delete: operations["adminDeleteHook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook of the site (system and default hooks).
+         * @description As in Gitea, omitted events reset to push, and branch_filter and authorization_header are always replaced (omitted clears them).
+         */
+        patch: operations["adminEditHook"];
+        trace?: never;
+    };
+    "/admin/orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every organization.
+         * @description Site administrators only, whatever the visibility; by name. Sets X-Total-Count and Link.
+         */
+        get: operations["adminGetAllOrgs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users": {
         parameters: {
             query?: never;
@@ -108,6 +180,26 @@ export interface paths {
         post?: never;
         /** Remove an SSH public key from a user's account. */
         delete: operations["adminDeleteUserPublicKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{username}/orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an organization owned by a user.
+         * @description Site administrators only; the named user becomes the first owner.
+         */
+        post: operations["adminCreateOrg"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -247,6 +339,402 @@ export interface paths {
         };
         /** Get a license template with its full text. */
         get: operations["getLicenseTemplateInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/markdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render markdown to an HTML fragment.
+         * @description Needs a signed-in caller (any token scope). The output is sanitized: only http, https, mailto and relative links, no scripts, styles or event attributes. Text larger than [markdown] MAX_INPUT_SIZE is refused with 413.
+         */
+        post: operations["renderMarkdown"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/markdown/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a request body of markdown to an HTML fragment.
+         * @description The whole request body is the markdown text, whatever its content type; rendered like renderMarkdown in plain markdown mode.
+         */
+        post: operations["renderMarkdownRaw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/markup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render markup (markdown, or a file by its extension) to an HTML fragment.
+         * @description Like renderMarkdown with one more mode, "file", where FilePath's extension picks the renderer. An unknown mode or an unsupported extension is 422 with a plain-text message, as in Gitea.
+         */
+        post: operations["renderMarkup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/org/{org}/repos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a repository in an organization (old path).
+         * @description Same as POST /orgs/{org}/repos.
+         */
+        post: operations["createOrgRepoDeprecated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List organizations.
+         * @description Anonymous callers see public organizations, signed-in users limited ones too, site administrators every organization; by name. Sets X-Total-Count and Link.
+         */
+        get: operations["orgGetAll"];
+        put?: never;
+        /**
+         * Create an organization.
+         * @description The caller becomes its first owner: the organization starts with an Owners team holding the caller. 403 when the caller may not create organizations; 422 for an invalid or taken name or invalid fields.
+         */
+        post: operations["orgCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an organization.
+         * @description Organizations the caller may not see are 404.
+         */
+        get: operations["orgGet"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an organization.
+         * @description Owners only. Refused with 422 while the organization still owns repositories.
+         */
+        delete: operations["orgDelete"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit an organization.
+         * @description Owners only (403 for other members). Only the fields sent change.
+         */
+        patch: operations["orgEdit"];
+        trace?: never;
+    };
+    "/orgs/{org}/hooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhooks of an organization.
+         * @description Organization owners only. Sets the X-Total-Count and Link headers.
+         */
+        get: operations["orgListHooks"];
+        put?: never;
+        /**
+         * Add a webhook to an organization.
+         * @description The target address must be allowed by [webhook] ALLOWED_HOST_LIST; a disallowed one is 422. The secret is never returned.
+         */
+        post: operations["orgCreateHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/hooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook of an organization.
+         * @description A hook of another owner is 404.
+         */
+        get: operations["orgGetHook"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook of an organization.
+         * @description Pending deliveries of the hook are dropped.
+         */
+        delete: operations["orgDeleteHook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook of an organization.
+         * @description As in Gitea, omitted events reset to push, and branch_filter and authorization_header are always replaced (omitted clears them).
+         */
+        patch: operations["orgEditHook"];
+        trace?: never;
+    };
+    "/orgs/{org}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the labels of an organization.
+         * @description By name. Sets X-Total-Count and Link.
+         */
+        get: operations["orgListLabels"];
+        put?: never;
+        /**
+         * Create a label of an organization.
+         * @description Owners only. The color is #rrggbb or #rgb (the # may be left out); 422 for an invalid one.
+         */
+        post: operations["orgCreateLabel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/labels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a label of an organization.
+         * @description 404 for a label of another organization.
+         */
+        get: operations["orgGetLabel"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a label of an organization.
+         * @description Owners only.
+         */
+        delete: operations["orgDeleteLabel"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a label of an organization.
+         * @description Owners only; only the fields sent change.
+         */
+        patch: operations["orgEditLabel"];
+        trace?: never;
+    };
+    "/orgs/{org}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members of an organization.
+         * @description Members (and site administrators) see every member; other callers only public members. Sets X-Total-Count and Link.
+         */
+        get: operations["orgListMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/members/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check whether a user is a member.
+         * @description 204 when the user is a member, 404 otherwise. A caller outside the organization is sent to the public membership check (303), except about themself (404).
+         */
+        get: operations["orgIsMember"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member from an organization.
+         * @description Owners only. Removes the user from every team of the organization; the last owner cannot be removed (422).
+         */
+        delete: operations["orgDeleteMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/public_members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the public members of an organization.
+         * @description Sets X-Total-Count and Link.
+         */
+        get: operations["orgListPublicMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/public_members/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check whether a user is a public member.
+         * @description 204 when the membership is public, 404 otherwise.
+         */
+        get: operations["orgIsPublicMember"];
+        /**
+         * Make a membership public.
+         * @description The caller must be a member; only the member themself, an owner or a site administrator may change it (403).
+         */
+        put: operations["orgPublicizeMember"];
+        post?: never;
+        /**
+         * Make a membership private.
+         * @description The caller must be a member; only the member themself, an owner or a site administrator may change it (403).
+         */
+        delete: operations["orgConcealMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/repos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the repositories of an organization.
+         * @description Only the repositories the caller may see, by name. Sets X-Total-Count and Link.
+         */
+        get: operations["orgListRepos"];
+        put?: never;
+        /**
+         * Create a repository in an organization.
+         * @description The caller must be an owner or in a team allowed to create repositories (403 otherwise). Teams that include every repository get it; a creator without admin access through a team becomes an admin collaborator. 409 for a name in use, 422 for invalid input.
+         */
+        post: operations["createOrgRepo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams of an organization.
+         * @description Members only (403 for others). The teams are listed without their organization. Sets X-Total-Count and Link.
+         */
+        get: operations["orgListTeams"];
+        put?: never;
+        /**
+         * Create a team.
+         * @description Owners only. Admin teams get every unit; otherwise units_map (or units with the team permission) says what the team may do. 422 for a taken name or missing units.
+         */
+        post: operations["orgCreateTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/teams/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the teams of an organization.
+         * @description Members only. Owners and site administrators search every team, other members their own teams. The answer holds ok and data.
+         */
+        get: operations["teamSearch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -627,6 +1115,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/diffpatch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a diff to a branch.
+         * @description Needs write access to the code; 423 on an archived repository, 403 on a mirror. `content` is a unified diff (as `git diff` prints it), applied to `branch` (the default branch when absent) and committed there, or onto `new_branch` started from it, with the caller as author and committer unless others are given; the message defaults to "apply-patch". Paths with a `.git` component, `..` or an absolute path are refused. A diff that does not apply is 422; a branch moved by another request meanwhile is 409. Answers 201 like the server it imitates, although its own description names 200.
+         */
+        post: operations["repoApplyDiffPatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/editorconfig/{filepath}": {
         parameters: {
             query?: never;
@@ -831,6 +1339,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/hooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhooks of a repository.
+         * @description Repository administrators only. Sets the X-Total-Count and Link headers.
+         */
+        get: operations["repoListHooks"];
+        put?: never;
+        /**
+         * Add a webhook to a repository.
+         * @description The target address must be allowed by [webhook] ALLOWED_HOST_LIST; a disallowed one is 422. The secret is never returned.
+         */
+        post: operations["repoCreateHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/hooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook of a repository.
+         * @description A hook of another owner is 404.
+         */
+        get: operations["repoGetHook"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook of a repository.
+         * @description Pending deliveries of the hook are dropped.
+         */
+        delete: operations["repoDeleteHook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook of a repository.
+         * @description As in Gitea, omitted events reset to push, and branch_filter and authorization_header are always replaced (omitted clears them).
+         */
+        patch: operations["repoEditHook"];
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/hooks/{id}/tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test push event to a webhook.
+         * @description Builds a push payload for the head commit of ref (the default branch when omitted) and queues it for this hook only. An empty repository sends nothing. The answer does not wait for the delivery.
+         */
+        post: operations["repoTestHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/keys": {
         parameters: {
             query?: never;
@@ -913,6 +1493,26 @@ export interface paths {
         get: operations["repoGetRawFileOrLFS"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/mirror-sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync a pull mirror now.
+         * @description Needs write access to the code. Queues a fetch from the mirror's remote (the host is checked against the [migrations] settings again) and answers at once; 400 when the repository is not a mirror.
+         */
+        post: operations["repoMirrorSync"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1026,6 +1626,54 @@ export interface paths {
          * @description Needs write access to the code. An unknown tag is 404, an archived repository 423.
          */
         delete: operations["repoDeleteTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams that have a repository.
+         * @description Needs sign-in and read access. Only for repositories of organizations (405 otherwise); the Owners team first, then by name, each without its organization.
+         */
+        get: operations["repoListTeams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/teams/{team}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check whether a team has a repository.
+         * @description The team when it has the repository, 404 otherwise (also for an unknown team).
+         */
+        get: operations["repoCheckTeam"];
+        /**
+         * Give a team access to a repository.
+         * @description Repository admins when the organization has repo_admin_change_team_access, otherwise repository owners (403). 422 when the team has the repository already.
+         */
+        put: operations["repoAddTeam"];
+        post?: never;
+        /**
+         * Take a team's access to a repository away.
+         * @description Same permissions as adding. 422 when the team does not have the repository; a team that includes every repository keeps it.
+         */
+        delete: operations["repoDeleteTeam"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1159,6 +1807,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/migrate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a repository from another server.
+         * @description Clones the branches and tags of a remote http, https or git repository into a new repository of `repo_owner` (the caller when absent; others need site administration or ownership of the organization). The address must not contain credentials (give `auth_username` with `auth_password`, or `auth_token`), must not be a local path, and its host must be allowed by the [migrations] settings (422 "You can not import from disallowed hosts." otherwise; redirects are checked the same way). The repository is visible with status "being migrated" while the clone runs; the request waits for it and answers 201 with the repository. A failed import leaves no repository behind. With `mirror` the repository stays a read-only pull mirror synced every `mirror_interval` (default 8h, at least 10m, 0 for on request only).
+         */
+        post: operations["repoMigrate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/search": {
         parameters: {
             query?: never;
@@ -1262,6 +1930,130 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a team.
+         * @description Team members, owners and site administrators; other members get 403, everyone else 404. The team carries its organization.
+         */
+        get: operations["orgGetTeam"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team.
+         * @description Owners only; the Owners team cannot be deleted (422).
+         */
+        delete: operations["orgDeleteTeam"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a team.
+         * @description Owners only. The permission and includes_all_repositories of the Owners team do not change.
+         */
+        patch: operations["orgEditTeam"];
+        trace?: never;
+    };
+    "/teams/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members of a team.
+         * @description Sets X-Total-Count and Link.
+         */
+        get: operations["orgListTeamMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{id}/members/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a member of a team.
+         * @description The user when they are in the team, 404 otherwise.
+         */
+        get: operations["orgListTeamMember"];
+        /**
+         * Add a user to a team.
+         * @description Owners only; the user becomes a member of the organization too.
+         */
+        put: operations["orgAddTeamMember"];
+        post?: never;
+        /**
+         * Remove a user from a team.
+         * @description Owners only. The last member of the Owners team stays (422); a user left in no team leaves the organization.
+         */
+        delete: operations["orgRemoveTeamMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{id}/repos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the repositories of a team.
+         * @description Every repository of the organization for a team that includes all of them. Sets X-Total-Count and Link.
+         */
+        get: operations["orgListTeamRepos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{id}/repos/{org}/{repo}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a repository of a team.
+         * @description The repository when the team has it, 404 otherwise.
+         */
+        get: operations["orgListTeamRepo"];
+        /**
+         * Give a team a repository.
+         * @description The caller needs admin access to the repository (403).
+         */
+        put: operations["orgAddTeamRepository"];
+        post?: never;
+        /**
+         * Take a repository from a team.
+         * @description The caller needs admin access to the repository (403).
+         */
+        delete: operations["orgRemoveTeamRepository"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1382,6 +2174,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/hooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhooks of the signed-in user.
+         * @description Hooks of the signed-in user fire for events of every repository the user owns. Sets the X-Total-Count and Link headers.
+         */
+        get: operations["userListHooks"];
+        put?: never;
+        /**
+         * Add a webhook to the signed-in user.
+         * @description The target address must be allowed by [webhook] ALLOWED_HOST_LIST; a disallowed one is 422. The secret is never returned.
+         */
+        post: operations["userCreateHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/hooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook of the signed-in user.
+         * @description A hook of another owner is 404.
+         */
+        get: operations["userGetHook"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook of the signed-in user.
+         * @description Pending deliveries of the hook are dropped.
+         */
+        delete: operations["userDeleteHook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook of the signed-in user.
+         * @description As in Gitea, omitted events reset to push, and branch_filter and authorization_header are always replaced (omitted clears them).
+         */
+        patch: operations["userEditHook"];
+        trace?: never;
+    };
     "/user/keys": {
         parameters: {
             query?: never;
@@ -1413,6 +2257,26 @@ export interface paths {
         post?: never;
         /** Remove an SSH public key from the signed-in user's account. */
         delete: operations["userCurrentDeleteKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organizations of the caller.
+         * @description Every organization the caller belongs to, by name. Sets X-Total-Count and Link.
+         */
+        get: operations["orgListCurrentUserOrgs"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1505,6 +2369,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the teams of the caller.
+         * @description Teams in every organization the caller belongs to, each with its organization. Sets X-Total-Count and Link.
+         */
+        get: operations["userListTeams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{username}": {
         parameters: {
             query?: never;
@@ -1582,6 +2466,46 @@ export interface paths {
         };
         /** List the SSH public keys of a user. */
         get: operations["userListKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{username}/orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's organizations.
+         * @description The organizations of the user that the caller may see (all of them for the user and site administrators), by name. Sets X-Total-Count and Link.
+         */
+        get: operations["orgListUserOrgs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{username}/orgs/{org}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user's permissions in an organization.
+         * @description Derived from the teams the user belongs to. The organization must be visible to that user (404 otherwise).
+         */
+        get: operations["orgGetUserPermissions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2064,6 +2988,27 @@ export interface components {
             /** @description Organization that will own the fork; the caller when absent. */
             organization?: string;
         };
+        /** @description A new webhook. */
+        CreateHookOption: {
+            /**
+             * @description A hook created inactive receives nothing until activated.
+             * @default false
+             */
+            active: boolean;
+            /** @description Sent as the Authorization header of every delivery. */
+            authorization_header?: string;
+            /** @description Glob on branch names (push, create, delete); empty or * means every branch. */
+            branch_filter?: string;
+            config: components["schemas"]["CreateHookOptionConfig"];
+            /** @description Event names to enable (push when empty); unknown names are ignored. */
+            events?: string[];
+            /** @description Delivery format (gitea, gogs, slack, discord, dingtalk, telegram, msteams, feishu, matrix, wechatwork, packagist); anything else is 422. */
+            type: string;
+        };
+        /** @description String settings of a hook. url and content_type (json or form) must be present; secret sets the signing key; slack hooks need channel. is_system_webhook (admin hooks only) makes a system hook instead of a default one. */
+        CreateHookOptionConfig: {
+            [key: string]: string;
+        };
         /** @description Input for adding an SSH public key. */
         CreateKeyOption: {
             /** @description The public key, in OpenSSH, RFC 4716 or PEM form. */
@@ -2072,6 +3017,41 @@ export interface components {
             read_only?: boolean;
             /** @description Display name of the key, unique per user. */
             title: string;
+        };
+        /** @description Input for creating a label. */
+        CreateLabelOption: {
+            color: string;
+            description?: string;
+            exclusive?: boolean;
+            is_archived?: boolean;
+            name: string;
+        };
+        /** @description Input for creating an organization. */
+        CreateOrgOption: {
+            description?: string;
+            email?: string;
+            full_name?: string;
+            location?: string;
+            /** @description Let repository administrators change which teams have access. */
+            repo_admin_change_team_access?: boolean;
+            /** @description Name of the organization (same rules as user names). */
+            username: string;
+            /**
+             * @description Who may see the organization; public when omitted.
+             * @enum {string}
+             */
+            visibility?: "public" | "limited" | "private";
+            website?: string;
+        };
+        /** @description Webhook body of a create event (a branch or tag was created). */
+        CreatePayload: {
+            /** @description Short name of the branch or tag. */
+            ref: string;
+            /** @enum {string} */
+            ref_type: "branch" | "tag";
+            repository: components["schemas"]["Repository"];
+            sender: components["schemas"]["User"];
+            sha: string;
         };
         /** @description Input for creating a repository. */
         CreateRepoOption: {
@@ -2121,6 +3101,22 @@ export interface components {
             /** @description Branch, tag or commit the tag points at; the default branch when empty. */
             target?: string;
         };
+        /** @description Input for creating a team. */
+        CreateTeamOption: {
+            can_create_org_repo?: boolean;
+            description?: string;
+            /** @description The team has every repository of the organization, present and future. */
+            includes_all_repositories?: boolean;
+            name: string;
+            /** @enum {string} */
+            permission?: "read" | "write" | "admin";
+            /** @description Unit names given the team permission (older form of units_map). */
+            units?: string[];
+            /** @description Access level per unit name, e.g. {"repo.code":"write"}. */
+            units_map?: {
+                [key: string]: string;
+            };
+        };
         /** @description Input for creating a user account as an administrator. */
         CreateUserOption: {
             /**
@@ -2168,6 +3164,17 @@ export interface components {
             sha: string;
             /** @description Append a Signed-off-by trailer naming the committer. */
             signoff?: boolean;
+        };
+        /** @description Webhook body of a delete event (a branch or tag was deleted). */
+        DeletePayload: {
+            /** @enum {string} */
+            pusher_type: "user";
+            /** @description Short name of the branch or tag. */
+            ref: string;
+            /** @enum {string} */
+            ref_type: "branch" | "tag";
+            repository: components["schemas"]["Repository"];
+            sender: components["schemas"]["User"];
         };
         /** @description An SSH key that gives access to one repository. read_only and repository are filled for site administrators and the repository's owner only. */
         DeployKey: {
@@ -2229,6 +3236,37 @@ export interface components {
             /** @description Semicolon-separated glob patterns of files that may be changed even when pushing is not allowed. */
             unprotected_file_patterns?: string;
         };
+        /** @description Changes to a webhook. Omitted or empty events reset the hook to push only; branch_filter and authorization_header are always replaced. */
+        EditHookOption: {
+            /** @description Changed only when present. */
+            active?: boolean;
+            authorization_header?: string;
+            branch_filter?: string;
+            /** @description url, content_type and secret are replaced when present; for slack, channel rewrites the slack settings. */
+            config?: {
+                [key: string]: string;
+            };
+            events?: string[];
+        };
+        /** @description Changes to a label; omitted fields stay as they are. */
+        EditLabelOption: {
+            color?: string;
+            description?: string;
+            exclusive?: boolean;
+            is_archived?: boolean;
+            name?: string;
+        };
+        /** @description Changes to an organization; omitted fields stay as they are. */
+        EditOrgOption: {
+            description?: string;
+            email?: string;
+            full_name?: string;
+            location?: string;
+            repo_admin_change_team_access?: boolean;
+            /** @enum {string} */
+            visibility?: "public" | "limited" | "private";
+            website?: string;
+        };
         /** @description Changes to a repository; only the fields that are present are applied. */
         EditRepoOption: {
             allow_fast_forward_only_merge?: boolean;
@@ -2275,6 +3313,22 @@ export interface components {
             projects_mode?: string;
             template?: boolean;
             website?: string;
+        };
+        /** @description Changes to a team; omitted fields stay as they are. */
+        EditTeamOption: {
+            can_create_org_repo?: boolean;
+            description?: string;
+            /** @description The team has every repository of the organization, present and future. */
+            includes_all_repositories?: boolean;
+            name: string;
+            /** @enum {string} */
+            permission?: "read" | "write" | "admin";
+            /** @description Unit names given the team permission (older form of units_map). */
+            units?: string[];
+            /** @description Access level per unit name, e.g. {"repo.code":"write"}. */
+            units_map?: {
+                [key: string]: string;
+            };
         };
         /** @description Input for changing a user account as an administrator. Omitted fields keep their value. login_name is required and may not be empty; an omitted source_id means 0 (a local account), as in Gitea. */
         EditUserOption: {
@@ -2376,7 +3430,8 @@ export interface components {
         /** @description A file after it was created or updated, with the commit that did it. */
         FileResponse: {
             commit?: components["schemas"]["FileCommitResponse"];
-            content?: components["schemas"]["ContentsResponse"];
+            /** @description The file as it is now; null when the change names no single file (an applied diff). */
+            content?: components["schemas"]["ContentsResponse"] | null;
             verification?: components["schemas"]["PayloadCommitVerification"];
         };
         /** @description The files a change touched, in request order (null for a deleted file), with the commit. */
@@ -2384,6 +3439,12 @@ export interface components {
             commit?: components["schemas"]["FileCommitResponse"];
             files?: components["schemas"]["ContentsResponse"][];
             verification?: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description Webhook body of a fork event, sent to the hooks of the forked repository. As in Gitea, forkee is the source repository and repository the new fork. */
+        ForkPayload: {
+            forkee: components["schemas"]["Repository"];
+            repository: components["schemas"]["Repository"];
+            sender: components["schemas"]["User"];
         };
         /** @description API limits of this instance. */
         GeneralAPISettings: {
@@ -2532,6 +3593,29 @@ export interface components {
             truncated?: boolean;
             url?: string;
         };
+        /** @description A webhook of a repository, an owner (user or organization) or the site. The secret is write-only and never appears here. */
+        Hook: {
+            /** @description Only active hooks receive events. */
+            active?: boolean;
+            /** @description Value sent as the Authorization header of every delivery. */
+            authorization_header?: string;
+            /** @description Glob on branch names for push, create and delete events; empty means every branch. */
+            branch_filter?: string;
+            /** @description url and content_type (json or form), plus channel, username, icon_url and color for slack hooks. */
+            config?: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at?: string;
+            /** @description The enabled event types, expanded from the names given at creation. */
+            events?: string[];
+            /** Format: int64 */
+            id?: number;
+            /** @description Delivery format (gitea, gogs, slack, discord, dingtalk, telegram, msteams, feishu, matrix, wechatwork, packagist). */
+            type?: string;
+            /** Format: date-time */
+            updated_at?: string;
+        };
         /** @description A name and e-mail address for a commit's author or committer. */
         Identity: {
             /** Format: email */
@@ -2543,6 +3627,19 @@ export interface components {
             allow_only_contributors_to_track_time?: boolean;
             enable_issue_dependencies?: boolean;
             enable_time_tracker?: boolean;
+        };
+        /** @description A label of a repository or organization. */
+        Label: {
+            /** @description Six hexadecimal digits, without '#'. */
+            color?: string;
+            description?: string;
+            /** @description Labels sharing the scope before the last '/' exclude each other. */
+            exclusive?: boolean;
+            /** Format: int64 */
+            id?: number;
+            is_archived?: boolean;
+            name?: string;
+            url?: string;
         };
         /** @description One label defined by a label template. */
         LabelTemplate: {
@@ -2579,6 +3676,79 @@ export interface components {
             /** @description API address of this template. */
             url?: string;
         };
+        /** @description A markdown text to render. Field names match in any letter case (Gitea's option struct has no JSON tags). */
+        MarkdownOption: {
+            /** @description Base for relative links, usually owner/repo; joined onto the site URL unless it is an absolute URL. Naming a repository the caller can see also links its issue references and commits. */
+            Context?: string;
+            /** @description "comment" (references and mentions linked, single newlines become line breaks), "gfm" (document rendering) or anything else for plain markdown. */
+            Mode?: string;
+            /** @description The markdown source. Empty text renders as an empty body. */
+            Text?: string;
+            /** @description Render as a wiki page (relative links under the wiki). */
+            Wiki?: boolean;
+        };
+        /** @description A markup text to render, markdown or a file chosen by its extension. Field names match in any letter case. */
+        MarkupOption: {
+            /** @description Base for relative links, usually owner/repo. */
+            Context?: string;
+            /** @description In file mode, the file name whose extension picks the renderer. */
+            FilePath?: string;
+            /** @description One of markdown, comment, gfm or file; any other value is refused. */
+            Mode?: string;
+            /** @description The source text. Empty text renders as an empty body. */
+            Text?: string;
+            /** @description Render as a wiki page (relative links under the wiki). */
+            Wiki?: boolean;
+        };
+        /** @description Where to import a repository from and where to put it. Only the git data is imported, whatever `service` says; the issue, pull request, wiki, label, milestone, release and LFS switches are accepted and ignored. */
+        MigrateRepoOptions: {
+            /** @description Password for the remote; stored for mirrors, never shown again. */
+            auth_password?: string;
+            /** @description Access token for the remote; stored for mirrors, never shown again. */
+            auth_token?: string;
+            /** @description User name for the remote. */
+            auth_username?: string;
+            /** @description The remote's http, https or git URL, without credentials. */
+            clone_addr: string;
+            /** @description Description of the new repository. */
+            description?: string;
+            /** @description Import issues (ignored). */
+            issues?: boolean;
+            /** @description Import labels (ignored). */
+            labels?: boolean;
+            /** @description Import LFS objects (ignored). */
+            lfs?: boolean;
+            /** @description LFS server of the remote (ignored). */
+            lfs_endpoint?: string;
+            /** @description Import milestones (ignored). */
+            milestones?: boolean;
+            /** @description Keep the repository as a read-only pull mirror of the remote. */
+            mirror?: boolean;
+            /** @description Time between mirror syncs as a Go duration such as "8h0m0s"; 0 syncs only on request. */
+            mirror_interval?: string;
+            /** @description Whether the new repository is private. */
+            private?: boolean;
+            /** @description Import pull requests (ignored). */
+            pull_requests?: boolean;
+            /** @description Import releases (ignored). */
+            releases?: boolean;
+            /** @description Name of the new repository. */
+            repo_name: string;
+            /** @description User or organization that will own the new repository; the caller when absent. */
+            repo_owner?: string;
+            /**
+             * @description Kind of the remote server.
+             * @enum {string}
+             */
+            service?: "git" | "github" | "gitea" | "gitlab" | "gogs" | "onedev" | "gitbucket" | "codebase";
+            /**
+             * Format: int64
+             * @description Id of the owner; an older alternative to repo_owner.
+             */
+            uid?: number;
+            /** @description Import the wiki (ignored). */
+            wiki?: boolean;
+        };
         /** @description A git note attached to a commit. */
         Note: {
             commit?: components["schemas"]["Commit"];
@@ -2602,6 +3772,14 @@ export interface components {
             /** @description One of public, limited or private. */
             visibility?: string;
             website?: string;
+        };
+        /** @description What a user may do in an organization, from the teams they belong to. */
+        OrganizationPermissions: {
+            can_create_repository?: boolean;
+            can_read?: boolean;
+            can_write?: boolean;
+            is_admin?: boolean;
+            is_owner?: boolean;
         };
         /** @description A commit; added, removed and modified are null when the file lists are not computed. */
         PayloadCommit: {
@@ -2662,6 +3840,35 @@ export interface components {
             /** @description API address of the key. */
             url?: string;
             user?: components["schemas"]["User"];
+        };
+        /** @description Webhook body of a push event (gitea and gogs hooks). commits holds at most the five newest commits, newest first; total_commits counts them all. */
+        PushPayload: {
+            /** @description New commit id (zeros when the ref was deleted). */
+            after: string;
+            /** @description Old commit id (zeros when the ref was created). */
+            before: string;
+            commits: components["schemas"]["PayloadCommit"][];
+            compare_url: string;
+            /** @description The newest pushed commit (a PayloadCommit), null when the push brought no commits. */
+            head_commit: {
+                added?: string[];
+                author?: components["schemas"]["PayloadUser"];
+                committer?: components["schemas"]["PayloadUser"];
+                id?: string;
+                message?: string;
+                modified?: string[];
+                removed?: string[];
+                /** Format: date-time */
+                timestamp?: string;
+                url?: string;
+            } | null;
+            pusher: components["schemas"]["User"];
+            /** @description Full name of the updated ref. */
+            ref: string;
+            repository: components["schemas"]["Repository"];
+            sender: components["schemas"]["User"];
+            /** Format: int64 */
+            total_commits: number;
         };
         /** @description A git reference and the object it points at. */
         Reference: {
@@ -2795,6 +4002,14 @@ export interface components {
             /** Format: int64 */
             watchers_count?: number;
             website?: string;
+        };
+        /** @description Webhook body of a repository event (created or deleted); organization is the owner as a user object. */
+        RepositoryPayload: {
+            /** @enum {string} */
+            action: "created" | "deleted";
+            organization: components["schemas"]["User"];
+            repository: components["schemas"]["Repository"];
+            sender: components["schemas"]["User"];
         };
         /** @description The full new set of topics of a repository. */
         RepoTopicOptions: {
@@ -3299,6 +4514,26 @@ export interface components {
                 "text/html": components["schemas"]["GitTreeResponse"];
             };
         };
+        /** @description The webhook. */
+        Hook: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Hook"];
+                "text/html": components["schemas"]["Hook"];
+            };
+        };
+        /** @description A list of webhooks. */
+        HookList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Hook"][];
+                "text/html": components["schemas"]["Hook"][];
+            };
+        };
         /** @description The topics were refused: a name is invalid or the repository would exceed 25 topics. Nothing is saved. */
         invalidTopicsError: {
             headers: {
@@ -3317,6 +4552,26 @@ export interface components {
                     message?: string;
                     url?: string;
                 };
+            };
+        };
+        /** @description The label. */
+        Label: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Label"];
+                "text/html": components["schemas"]["Label"];
+            };
+        };
+        /** @description A list of labels. */
+        LabelList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Label"][];
+                "text/html": components["schemas"]["Label"][];
             };
         };
         /** @description The labels defined by the template. */
@@ -3391,6 +4646,36 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["APIError"];
                 "text/html": components["schemas"]["APIError"];
+            };
+        };
+        /** @description The organization. */
+        Organization: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Organization"];
+                "text/html": components["schemas"]["Organization"];
+            };
+        };
+        /** @description A list of organizations. */
+        OrganizationList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Organization"][];
+                "text/html": components["schemas"]["Organization"][];
+            };
+        };
+        /** @description The user's permissions in the organization. */
+        OrganizationPermissions: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OrganizationPermissions"];
+                "text/html": components["schemas"]["OrganizationPermissions"];
             };
         };
         /** @description The public key. */
@@ -3527,6 +4812,26 @@ export interface components {
                 "text/html": components["schemas"]["Tag"][];
             };
         };
+        /** @description The team. */
+        Team: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Team"];
+                "text/html": components["schemas"]["Team"];
+            };
+        };
+        /** @description A list of teams. */
+        TeamList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Team"][];
+                "text/html": components["schemas"]["Team"][];
+            };
+        };
         /** @description The topics that match the keyword, as an object whose topics member holds the list (the body is an object, not a bare array). */
         TopicListResponse: {
             headers: {
@@ -3594,9 +4899,34 @@ export interface components {
     };
     parameters: never;
     requestBodies: {
+        CreateHookOption: {
+            content: {
+                "application/json": components["schemas"]["CreateHookOption"];
+            };
+        };
         CreateKeyOption: {
             content: {
                 "application/json": components["schemas"]["CreateKeyOption"];
+            };
+        };
+        CreateOrgOption: {
+            content: {
+                "application/json": components["schemas"]["CreateOrgOption"];
+            };
+        };
+        CreateRepoOption: {
+            content: {
+                "application/json": components["schemas"]["CreateRepoOption"];
+            };
+        };
+        EditHookOption: {
+            content: {
+                "application/json": components["schemas"]["EditHookOption"];
+            };
+        };
+        UpdateFileOptions: {
+            content: {
+                "application/json": components["schemas"]["UpdateFileOptions"];
             };
         };
     };
@@ -3645,6 +4975,117 @@ export interface operations {
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+        };
+    };
+    adminListHooks: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HookList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    adminCreateHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CreateHookOption"];
+        responses: {
+            201: components["responses"]["Hook"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    adminGetHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the hook. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Hook"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    adminDeleteHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the hook. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    adminEditHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the hook. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditHookOption"];
+        responses: {
+            200: components["responses"]["Hook"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    adminGetAllOrgs: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (at most 50). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OrganizationList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
         };
     };
     adminSearchUsers: {
@@ -3775,6 +5216,25 @@ export interface operations {
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
+        };
+    };
+    adminCreateOrg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user who will own the organization. */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CreateOrgOption"];
+        responses: {
+            201: components["responses"]["Organization"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
         };
     };
     adminRenameUser: {
@@ -3915,6 +5375,732 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["LicenseTemplateInfo"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    renderMarkdown: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MarkdownOption"];
+            };
+        };
+        responses: {
+            /** @description The rendered HTML fragment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            401: components["responses"]["error"];
+            413: components["responses"]["error"];
+            /** @description The input failed validation. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["APIError"];
+                };
+            };
+        };
+    };
+    renderMarkdownRaw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The markdown text. */
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The rendered HTML fragment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            401: components["responses"]["error"];
+            413: components["responses"]["error"];
+            /** @description The input failed validation. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["APIError"];
+                };
+            };
+        };
+    };
+    renderMarkup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MarkupOption"];
+            };
+        };
+        responses: {
+            /** @description The rendered HTML fragment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            401: components["responses"]["error"];
+            413: components["responses"]["error"];
+            /** @description The input failed validation. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["APIError"];
+                };
+            };
+        };
+    };
+    createOrgRepoDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateRepoOption"];
+        responses: {
+            201: components["responses"]["Repository"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    orgGetAll: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (at most 50). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OrganizationList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+        };
+    };
+    orgCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CreateOrgOption"];
+        responses: {
+            201: components["responses"]["Organization"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    orgGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Organization"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    orgEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditOrgOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Organization"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    orgListHooks: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HookList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgCreateHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CreateHookOption"];
+        responses: {
+            201: components["responses"]["Hook"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    orgGetHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the hook. */
+                id: number;
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Hook"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgDeleteHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the hook. */
+                id: number;
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgEditHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the hook. */
+                id: number;
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditHookOption"];
+        responses: {
+            200: components["responses"]["Hook"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    orgListLabels: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (at most 50). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["LabelList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgCreateLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateLabelOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Label"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    orgGetLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the label. */
+                id: number;
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Label"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgDeleteLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the label. */
+                id: number;
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgEditLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the label. */
+                id: number;
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditLabelOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Label"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    orgListMembers: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (at most 50). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgIsMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+                /** @description Name of the user. */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            /** @description The caller is not a member: Location names the public membership check. */
+            303: {
+                headers: {
+                    /** @description The public membership check for the same user. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            /** @description Not a member, or no such (visible) organization or user; the body is empty. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orgDeleteMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+                /** @description Name of the user. */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    orgListPublicMembers: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (at most 50). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgIsPublicMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+                /** @description Name of the user. */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgPublicizeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+                /** @description Name of the user. */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgConcealMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+                /** @description Name of the user. */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgListRepos: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (at most 50). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepositoryList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    createOrgRepo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["CreateRepoOption"];
+        responses: {
+            201: components["responses"]["Repository"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    orgListTeams: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (at most 50). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TeamList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgCreateTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateTeamOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Team"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    teamSearch: {
+        parameters: {
+            query?: {
+                /** @description Also look in descriptions. */
+                include_desc?: boolean;
+                /** @description Number of results per page (at most 50). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+                /** @description Text to find in team names. */
+                q?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching teams, as an object holding ok and data. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["Team"][];
+                        ok?: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
         };
@@ -4614,11 +6800,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateFileOptions"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdateFileOptions"];
         responses: {
             200: components["responses"]["FileResponse"];
             307: components["responses"]["repoRedirect"];
@@ -4683,6 +6865,31 @@ export interface operations {
             200: components["responses"]["FileDeleteResponse"];
             307: components["responses"]["repoRedirect"];
             400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            409: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+            423: components["responses"]["repoArchivedError"];
+        };
+    };
+    repoApplyDiffPatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["UpdateFileOptions"];
+        responses: {
+            200: components["responses"]["FileResponse"];
+            201: components["responses"]["FileResponse"];
+            307: components["responses"]["repoRedirect"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
@@ -5005,6 +7212,155 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    repoListHooks: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HookList"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoCreateHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateHookOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Hook"];
+            307: components["responses"]["repoRedirect"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoGetHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the hook. */
+                id: number;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Hook"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoDeleteHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the hook. */
+                id: number;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    repoEditHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the hook. */
+                id: number;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditHookOption"];
+        responses: {
+            200: components["responses"]["Hook"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoTestHook: {
+        parameters: {
+            query?: {
+                /** @description Branch, tag or commit whose head commit the payload carries. */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the hook. */
+                id: number;
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     repoListKeys: {
         parameters: {
             query?: {
@@ -5174,6 +7530,28 @@ export interface operations {
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
             416: components["responses"]["error"];
+        };
+    };
+    repoMirrorSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the user or organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
         };
     };
     repoGetRawFile: {
@@ -5417,6 +7795,102 @@ export interface operations {
             423: components["responses"]["repoArchivedError"];
         };
     };
+    repoListTeams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TeamList"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            405: components["responses"]["error"];
+        };
+    };
+    repoCheckTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description Name of the team. */
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Team"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            405: components["responses"]["error"];
+        };
+    };
+    repoAddTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description Name of the team. */
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            405: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    repoDeleteTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization that owns the repository. */
+                owner: string;
+                /** @description Name of the repository. */
+                repo: string;
+                /** @description Name of the team. */
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            307: components["responses"]["repoRedirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            405: components["responses"]["error"];
+            422: components["responses"]["validationError"];
+        };
+    };
     repoListTopics: {
         parameters: {
             query?: {
@@ -5616,6 +8090,34 @@ export interface operations {
             422: components["responses"]["validationError"];
         };
     };
+    repoMigrate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MigrateRepoOptions"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Repository"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            /** @description A repository with this name already exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["APIError"];
+                };
+            };
+            422: components["responses"]["validationError"];
+        };
+    };
     repoSearch: {
         parameters: {
             query?: {
@@ -5737,6 +8239,239 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["GeneralUISettings"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgGetTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the team. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Team"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgDeleteTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the team. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    orgEditTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the team. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditTeamOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Team"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    orgListTeamMembers: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (at most 50). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the team. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UserList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgListTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the team. */
+                id: number;
+                /** @description Name of the user. */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["User"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgAddTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the team. */
+                id: number;
+                /** @description Name of the user. */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgRemoveTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the team. */
+                id: number;
+                /** @description Name of the user. */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    orgListTeamRepos: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (at most 50). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the team. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["RepositoryList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgListTeamRepo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the team. */
+                id: number;
+                /** @description Name of the organization that owns the repository. */
+                org: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Repository"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgAddTeamRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the team. */
+                id: number;
+                /** @description Name of the organization that owns the repository. */
+                org: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgRemoveTeamRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the team. */
+                id: number;
+                /** @description Name of the organization that owns the repository. */
+                org: string;
+                /** @description Name of the repository. */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];
         };
@@ -5933,6 +8668,98 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    userListHooks: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page. */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["HookList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userCreateHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CreateHookOption"];
+        responses: {
+            201: components["responses"]["Hook"];
+            400: components["responses"]["error"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
+    userGetHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the hook. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Hook"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userDeleteHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the hook. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["empty"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    userEditHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the hook. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["EditHookOption"];
+        responses: {
+            200: components["responses"]["Hook"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+            422: components["responses"]["validationError"];
+        };
+    };
     userCurrentListKeys: {
         parameters: {
             query?: {
@@ -6007,6 +8834,26 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    orgListCurrentUserOrgs: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (at most 50). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OrganizationList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
     userCurrentListRepos: {
         parameters: {
             query?: {
@@ -6034,11 +8881,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CreateRepoOption"];
-            };
-        };
+        requestBody?: components["requestBodies"]["CreateRepoOption"];
         responses: {
             201: components["responses"]["Repository"];
             400: components["responses"]["error"];
@@ -6168,6 +9011,25 @@ export interface operations {
             404: components["responses"]["notFound"];
         };
     };
+    userListTeams: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (at most 50). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["TeamList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+        };
+    };
     userGet: {
         parameters: {
             query?: never;
@@ -6277,6 +9139,49 @@ export interface operations {
         responses: {
             200: components["responses"]["PublicKeyList"];
             307: components["responses"]["redirect"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgListUserOrgs: {
+        parameters: {
+            query?: {
+                /** @description Number of results per page (at most 50). */
+                limit?: number;
+                /** @description Page number, starting at 1. */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the user. */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OrganizationList"];
+            401: components["responses"]["error"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["notFound"];
+        };
+    };
+    orgGetUserPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the organization. */
+                org: string;
+                /** @description Name of the user. */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OrganizationPermissions"];
             401: components["responses"]["error"];
             403: components["responses"]["forbidden"];
             404: components["responses"]["notFound"];

@@ -20,18 +20,27 @@ export interface OperationEntry {
 }
 export type OperationId =
   | 'acceptRepoTransfer'
+  | 'adminCreateHook'
+  | 'adminCreateOrg'
   | 'adminCreatePublicKey'
   | 'adminCreateRepo'
   | 'adminCreateUser'
+  | 'adminDeleteHook'
   | 'adminDeleteUser'
   | 'adminDeleteUserPublicKey'
+  | 'adminEditHook'
   | 'adminEditUser'
   | 'adminGetAllEmails'
+  | 'adminGetAllOrgs'
+  | 'adminGetHook'
+  | 'adminListHooks'
   | 'adminRenameUser'
   | 'adminSearchEmails'
   | 'adminSearchUsers'
   | 'createCurrentUserRepo'
   | 'createFork'
+  | 'createOrgRepo'
+  | 'createOrgRepoDeprecated'
   | 'generateRepo'
   | 'GetAnnotatedTag'
   | 'GetBlob'
@@ -49,15 +58,61 @@ export type OperationId =
   | 'listGitignoresTemplates'
   | 'listLabelTemplates'
   | 'listLicenseTemplates'
+  | 'orgAddTeamMember'
+  | 'orgAddTeamRepository'
+  | 'orgConcealMember'
+  | 'orgCreate'
+  | 'orgCreateHook'
+  | 'orgCreateLabel'
+  | 'orgCreateTeam'
+  | 'orgDelete'
+  | 'orgDeleteHook'
+  | 'orgDeleteLabel'
+  | 'orgDeleteMember'
+  | 'orgDeleteTeam'
+  | 'orgEdit'
+  | 'orgEditHook'
+  | 'orgEditLabel'
+  | 'orgEditTeam'
+  | 'orgGet'
+  | 'orgGetAll'
+  | 'orgGetHook'
+  | 'orgGetLabel'
+  | 'orgGetTeam'
+  | 'orgGetUserPermissions'
+  | 'orgIsMember'
+  | 'orgIsPublicMember'
+  | 'orgListCurrentUserOrgs'
+  | 'orgListHooks'
+  | 'orgListLabels'
+  | 'orgListMembers'
+  | 'orgListPublicMembers'
+  | 'orgListRepos'
+  | 'orgListTeamMember'
+  | 'orgListTeamMembers'
+  | 'orgListTeamRepo'
+  | 'orgListTeamRepos'
+  | 'orgListTeams'
+  | 'orgListUserOrgs'
+  | 'orgPublicizeMember'
+  | 'orgRemoveTeamMember'
+  | 'orgRemoveTeamRepository'
   | 'rejectRepoTransfer'
+  | 'renderMarkdown'
+  | 'renderMarkdownRaw'
+  | 'renderMarkup'
   | 'repoAddCollaborator'
+  | 'repoAddTeam'
   | 'repoAddTopic'
+  | 'repoApplyDiffPatch'
   | 'repoChangeFiles'
   | 'repoCheckCollaborator'
+  | 'repoCheckTeam'
   | 'repoCompareDiff'
   | 'repoCreateBranch'
   | 'repoCreateBranchProtection'
   | 'repoCreateFile'
+  | 'repoCreateHook'
   | 'repoCreateKey'
   | 'repoCreateStatus'
   | 'repoCreateTag'
@@ -66,12 +121,15 @@ export type OperationId =
   | 'repoDeleteBranchProtection'
   | 'repoDeleteCollaborator'
   | 'repoDeleteFile'
+  | 'repoDeleteHook'
   | 'repoDeleteKey'
   | 'repoDeleteTag'
+  | 'repoDeleteTeam'
   | 'repoDeleteTopic'
   | 'repoDownloadCommitDiffOrPatch'
   | 'repoEdit'
   | 'repoEditBranchProtection'
+  | 'repoEditHook'
   | 'repoGet'
   | 'repoGetAllCommits'
   | 'repoGetArchive'
@@ -82,6 +140,7 @@ export type OperationId =
   | 'repoGetContents'
   | 'repoGetContentsList'
   | 'repoGetEditorConfig'
+  | 'repoGetHook'
   | 'repoGetKey'
   | 'repoGetLanguages'
   | 'repoGetNote'
@@ -96,20 +155,27 @@ export type OperationId =
   | 'repoListBranchProtection'
   | 'repoListCollaborators'
   | 'repoListGitRefs'
+  | 'repoListHooks'
   | 'repoListKeys'
   | 'repoListStargazers'
   | 'repoListStatuses'
   | 'repoListStatusesByRef'
   | 'repoListTags'
+  | 'repoListTeams'
   | 'repoListTopics'
+  | 'repoMigrate'
+  | 'repoMirrorSync'
   | 'repoSearch'
+  | 'repoTestHook'
   | 'repoTransfer'
   | 'repoUpdateFile'
   | 'repoUpdateTopics'
+  | 'teamSearch'
   | 'topicSearch'
   | 'updateUserSettings'
   | 'userAddEmail'
   | 'userCheckFollowing'
+  | 'userCreateHook'
   | 'userCreateToken'
   | 'userCurrentCheckFollowing'
   | 'userCurrentCheckStarring'
@@ -127,15 +193,20 @@ export type OperationId =
   | 'userCurrentPutStar'
   | 'userDeleteAccessToken'
   | 'userDeleteEmail'
+  | 'userDeleteHook'
+  | 'userEditHook'
   | 'userGet'
   | 'userGetCurrent'
+  | 'userGetHook'
   | 'userGetTokens'
   | 'userListEmails'
   | 'userListFollowers'
   | 'userListFollowing'
+  | 'userListHooks'
   | 'userListKeys'
   | 'userListRepos'
   | 'userListStarred'
+  | 'userListTeams'
   | 'userSearch';
 export const operations: readonly OperationEntry[] = [
   {
@@ -155,6 +226,42 @@ export const operations: readonly OperationEntry[] = [
     "successStatuses": [
       202,
       307
+    ]
+  },
+  {
+    "operationId": "adminCreateHook",
+    "method": "POST",
+    "path": "/admin/hooks",
+    "routePath": "/admin/hooks",
+    "wildcardParam": null,
+    "tag": "admin",
+    "scopes": [
+      "admin"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201
+    ]
+  },
+  {
+    "operationId": "adminCreateOrg",
+    "method": "POST",
+    "path": "/admin/users/{username}/orgs",
+    "routePath": "/admin/users/:username/orgs",
+    "wildcardParam": null,
+    "tag": "admin",
+    "scopes": [
+      "admin"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201
     ]
   },
   {
@@ -212,6 +319,24 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "adminDeleteHook",
+    "method": "DELETE",
+    "path": "/admin/hooks/{id}",
+    "routePath": "/admin/hooks/:id",
+    "wildcardParam": null,
+    "tag": "admin",
+    "scopes": [
+      "admin"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204
+    ]
+  },
+  {
     "operationId": "adminDeleteUser",
     "method": "DELETE",
     "path": "/admin/users/{username}",
@@ -250,6 +375,24 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "adminEditHook",
+    "method": "PATCH",
+    "path": "/admin/hooks/{id}",
+    "routePath": "/admin/hooks/:id",
+    "wildcardParam": null,
+    "tag": "admin",
+    "scopes": [
+      "admin"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
     "operationId": "adminEditUser",
     "method": "PATCH",
     "path": "/admin/users/{username}",
@@ -272,6 +415,66 @@ export const operations: readonly OperationEntry[] = [
     "method": "GET",
     "path": "/admin/emails",
     "routePath": "/admin/emails",
+    "wildcardParam": null,
+    "tag": "admin",
+    "scopes": [
+      "admin"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "adminGetAllOrgs",
+    "method": "GET",
+    "path": "/admin/orgs",
+    "routePath": "/admin/orgs",
+    "wildcardParam": null,
+    "tag": "admin",
+    "scopes": [
+      "admin"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "adminGetHook",
+    "method": "GET",
+    "path": "/admin/hooks/{id}",
+    "routePath": "/admin/hooks/:id",
+    "wildcardParam": null,
+    "tag": "admin",
+    "scopes": [
+      "admin"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "adminListHooks",
+    "method": "GET",
+    "path": "/admin/hooks",
+    "routePath": "/admin/hooks",
     "wildcardParam": null,
     "tag": "admin",
     "scopes": [
@@ -387,6 +590,43 @@ export const operations: readonly OperationEntry[] = [
     "successStatuses": [
       202,
       307
+    ]
+  },
+  {
+    "operationId": "createOrgRepo",
+    "method": "POST",
+    "path": "/orgs/{org}/repos",
+    "routePath": "/orgs/:org/repos",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201
+    ]
+  },
+  {
+    "operationId": "createOrgRepoDeprecated",
+    "method": "POST",
+    "path": "/org/{org}/repos",
+    "routePath": "/org/:org/repos",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization",
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201
     ]
   },
   {
@@ -686,6 +926,745 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "orgAddTeamMember",
+    "method": "PUT",
+    "path": "/teams/{id}/members/{username}",
+    "routePath": "/teams/:id/members/:username",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204
+    ]
+  },
+  {
+    "operationId": "orgAddTeamRepository",
+    "method": "PUT",
+    "path": "/teams/{id}/repos/{org}/{repo}",
+    "routePath": "/teams/:id/repos/:org/:repo",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204
+    ]
+  },
+  {
+    "operationId": "orgConcealMember",
+    "method": "DELETE",
+    "path": "/orgs/{org}/public_members/{username}",
+    "routePath": "/orgs/:org/public_members/:username",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204
+    ]
+  },
+  {
+    "operationId": "orgCreate",
+    "method": "POST",
+    "path": "/orgs",
+    "routePath": "/orgs",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201
+    ]
+  },
+  {
+    "operationId": "orgCreateHook",
+    "method": "POST",
+    "path": "/orgs/{org}/hooks",
+    "routePath": "/orgs/:org/hooks",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201
+    ]
+  },
+  {
+    "operationId": "orgCreateLabel",
+    "method": "POST",
+    "path": "/orgs/{org}/labels",
+    "routePath": "/orgs/:org/labels",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201
+    ]
+  },
+  {
+    "operationId": "orgCreateTeam",
+    "method": "POST",
+    "path": "/orgs/{org}/teams",
+    "routePath": "/orgs/:org/teams",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201
+    ]
+  },
+  {
+    "operationId": "orgDelete",
+    "method": "DELETE",
+    "path": "/orgs/{org}",
+    "routePath": "/orgs/:org",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204
+    ]
+  },
+  {
+    "operationId": "orgDeleteHook",
+    "method": "DELETE",
+    "path": "/orgs/{org}/hooks/{id}",
+    "routePath": "/orgs/:org/hooks/:id",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204
+    ]
+  },
+  {
+    "operationId": "orgDeleteLabel",
+    "method": "DELETE",
+    "path": "/orgs/{org}/labels/{id}",
+    "routePath": "/orgs/:org/labels/:id",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204
+    ]
+  },
+  {
+    "operationId": "orgDeleteMember",
+    "method": "DELETE",
+    "path": "/orgs/{org}/members/{username}",
+    "routePath": "/orgs/:org/members/:username",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204
+    ]
+  },
+  {
+    "operationId": "orgDeleteTeam",
+    "method": "DELETE",
+    "path": "/teams/{id}",
+    "routePath": "/teams/:id",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204
+    ]
+  },
+  {
+    "operationId": "orgEdit",
+    "method": "PATCH",
+    "path": "/orgs/{org}",
+    "routePath": "/orgs/:org",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgEditHook",
+    "method": "PATCH",
+    "path": "/orgs/{org}/hooks/{id}",
+    "routePath": "/orgs/:org/hooks/:id",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgEditLabel",
+    "method": "PATCH",
+    "path": "/orgs/{org}/labels/{id}",
+    "routePath": "/orgs/:org/labels/:id",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgEditTeam",
+    "method": "PATCH",
+    "path": "/teams/{id}",
+    "routePath": "/teams/:id",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgGet",
+    "method": "GET",
+    "path": "/orgs/{org}",
+    "routePath": "/orgs/:org",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgGetAll",
+    "method": "GET",
+    "path": "/orgs",
+    "routePath": "/orgs",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgGetHook",
+    "method": "GET",
+    "path": "/orgs/{org}/hooks/{id}",
+    "routePath": "/orgs/:org/hooks/:id",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgGetLabel",
+    "method": "GET",
+    "path": "/orgs/{org}/labels/{id}",
+    "routePath": "/orgs/:org/labels/:id",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgGetTeam",
+    "method": "GET",
+    "path": "/teams/{id}",
+    "routePath": "/teams/:id",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgGetUserPermissions",
+    "method": "GET",
+    "path": "/users/{username}/orgs/{org}/permissions",
+    "routePath": "/users/:username/orgs/:org/permissions",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "user",
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgIsMember",
+    "method": "GET",
+    "path": "/orgs/{org}/members/{username}",
+    "routePath": "/orgs/:org/members/:username",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      303
+    ]
+  },
+  {
+    "operationId": "orgIsPublicMember",
+    "method": "GET",
+    "path": "/orgs/{org}/public_members/{username}",
+    "routePath": "/orgs/:org/public_members/:username",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204
+    ]
+  },
+  {
+    "operationId": "orgListCurrentUserOrgs",
+    "method": "GET",
+    "path": "/user/orgs",
+    "routePath": "/user/orgs",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "user",
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgListHooks",
+    "method": "GET",
+    "path": "/orgs/{org}/hooks",
+    "routePath": "/orgs/:org/hooks",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgListLabels",
+    "method": "GET",
+    "path": "/orgs/{org}/labels",
+    "routePath": "/orgs/:org/labels",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgListMembers",
+    "method": "GET",
+    "path": "/orgs/{org}/members",
+    "routePath": "/orgs/:org/members",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgListPublicMembers",
+    "method": "GET",
+    "path": "/orgs/{org}/public_members",
+    "routePath": "/orgs/:org/public_members",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgListRepos",
+    "method": "GET",
+    "path": "/orgs/{org}/repos",
+    "routePath": "/orgs/:org/repos",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": true,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgListTeamMember",
+    "method": "GET",
+    "path": "/teams/{id}/members/{username}",
+    "routePath": "/teams/:id/members/:username",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgListTeamMembers",
+    "method": "GET",
+    "path": "/teams/{id}/members",
+    "routePath": "/teams/:id/members",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgListTeamRepo",
+    "method": "GET",
+    "path": "/teams/{id}/repos/{org}/{repo}",
+    "routePath": "/teams/:id/repos/:org/:repo",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgListTeamRepos",
+    "method": "GET",
+    "path": "/teams/{id}/repos",
+    "routePath": "/teams/:id/repos",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgListTeams",
+    "method": "GET",
+    "path": "/orgs/{org}/teams",
+    "routePath": "/orgs/:org/teams",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgListUserOrgs",
+    "method": "GET",
+    "path": "/users/{username}/orgs",
+    "routePath": "/users/:username/orgs",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "user",
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "orgPublicizeMember",
+    "method": "PUT",
+    "path": "/orgs/{org}/public_members/{username}",
+    "routePath": "/orgs/:org/public_members/:username",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204
+    ]
+  },
+  {
+    "operationId": "orgRemoveTeamMember",
+    "method": "DELETE",
+    "path": "/teams/{id}/members/{username}",
+    "routePath": "/teams/:id/members/:username",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204
+    ]
+  },
+  {
+    "operationId": "orgRemoveTeamRepository",
+    "method": "DELETE",
+    "path": "/teams/{id}/repos/{org}/{repo}",
+    "routePath": "/teams/:id/repos/:org/:repo",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204
+    ]
+  },
+  {
     "operationId": "rejectRepoTransfer",
     "method": "POST",
     "path": "/repos/{owner}/{repo}/transfer/reject",
@@ -702,6 +1681,54 @@ export const operations: readonly OperationEntry[] = [
     "successStatuses": [
       200,
       307
+    ]
+  },
+  {
+    "operationId": "renderMarkdown",
+    "method": "POST",
+    "path": "/markdown",
+    "routePath": "/markdown",
+    "wildcardParam": null,
+    "tag": "miscellaneous",
+    "scopes": [],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "renderMarkdownRaw",
+    "method": "POST",
+    "path": "/markdown/raw",
+    "routePath": "/markdown/raw",
+    "wildcardParam": null,
+    "tag": "miscellaneous",
+    "scopes": [],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "renderMarkup",
+    "method": "POST",
+    "path": "/markup",
+    "routePath": "/markup",
+    "wildcardParam": null,
+    "tag": "miscellaneous",
+    "scopes": [],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      200
     ]
   },
   {
@@ -724,6 +1751,25 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "repoAddTeam",
+    "method": "PUT",
+    "path": "/repos/{owner}/{repo}/teams/{team}",
+    "routePath": "/repos/:owner/:repo/teams/:team",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      307
+    ]
+  },
+  {
     "operationId": "repoAddTopic",
     "method": "PUT",
     "path": "/repos/{owner}/{repo}/topics/{topic}",
@@ -739,6 +1785,26 @@ export const operations: readonly OperationEntry[] = [
     "hasBody": false,
     "successStatuses": [
       204,
+      307
+    ]
+  },
+  {
+    "operationId": "repoApplyDiffPatch",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/diffpatch",
+    "routePath": "/repos/:owner/:repo/diffpatch",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      200,
+      201,
       307
     ]
   },
@@ -777,6 +1843,25 @@ export const operations: readonly OperationEntry[] = [
     "hasBody": false,
     "successStatuses": [
       204,
+      307
+    ]
+  },
+  {
+    "operationId": "repoCheckTeam",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/teams/{team}",
+    "routePath": "/repos/:owner/:repo/teams/:team",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
       307
     ]
   },
@@ -843,6 +1928,25 @@ export const operations: readonly OperationEntry[] = [
     "path": "/repos/{owner}/{repo}/contents/{filepath}",
     "routePath": "/repos/:owner/:repo/contents/*",
     "wildcardParam": "filepath",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201,
+      307
+    ]
+  },
+  {
+    "operationId": "repoCreateHook",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/hooks",
+    "routePath": "/repos/:owner/:repo/hooks",
+    "wildcardParam": null,
     "tag": "repository",
     "scopes": [
       "repository"
@@ -1009,6 +2113,25 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "repoDeleteHook",
+    "method": "DELETE",
+    "path": "/repos/{owner}/{repo}/hooks/{id}",
+    "routePath": "/repos/:owner/:repo/hooks/:id",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      307
+    ]
+  },
+  {
     "operationId": "repoDeleteKey",
     "method": "DELETE",
     "path": "/repos/{owner}/{repo}/keys/{id}",
@@ -1033,6 +2156,25 @@ export const operations: readonly OperationEntry[] = [
     "path": "/repos/{owner}/{repo}/tags/{tag}",
     "routePath": "/repos/:owner/:repo/tags/*",
     "wildcardParam": "tag",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      307
+    ]
+  },
+  {
+    "operationId": "repoDeleteTeam",
+    "method": "DELETE",
+    "path": "/repos/{owner}/{repo}/teams/{team}",
+    "routePath": "/repos/:owner/:repo/teams/:team",
+    "wildcardParam": null,
     "tag": "repository",
     "scopes": [
       "repository"
@@ -1109,6 +2251,25 @@ export const operations: readonly OperationEntry[] = [
     "path": "/repos/{owner}/{repo}/branch_protections/{name}",
     "routePath": "/repos/:owner/:repo/branch_protections/*",
     "wildcardParam": "name",
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoEditHook",
+    "method": "PATCH",
+    "path": "/repos/{owner}/{repo}/hooks/{id}",
+    "routePath": "/repos/:owner/:repo/hooks/:id",
+    "wildcardParam": null,
     "tag": "repository",
     "scopes": [
       "repository"
@@ -1323,6 +2484,25 @@ export const operations: readonly OperationEntry[] = [
     "queryNames": [
       "ref"
     ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoGetHook",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/hooks/{id}",
+    "routePath": "/repos/:owner/:repo/hooks/:id",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
     "hasBody": false,
     "successStatuses": [
       200,
@@ -1621,6 +2801,28 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "repoListHooks",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/hooks",
+    "routePath": "/repos/:owner/:repo/hooks",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
     "operationId": "repoListKeys",
     "method": "GET",
     "path": "/repos/{owner}/{repo}/keys",
@@ -1735,6 +2937,25 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "repoListTeams",
+    "method": "GET",
+    "path": "/repos/{owner}/{repo}/teams",
+    "routePath": "/repos/:owner/:repo/teams",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
     "operationId": "repoListTopics",
     "method": "GET",
     "path": "/repos/{owner}/{repo}/topics",
@@ -1750,6 +2971,43 @@ export const operations: readonly OperationEntry[] = [
       "page",
       "limit"
     ],
+    "hasBody": false,
+    "successStatuses": [
+      200,
+      307
+    ]
+  },
+  {
+    "operationId": "repoMigrate",
+    "method": "POST",
+    "path": "/repos/migrate",
+    "routePath": "/repos/migrate",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201
+    ]
+  },
+  {
+    "operationId": "repoMirrorSync",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/mirror-sync",
+    "routePath": "/repos/:owner/:repo/mirror-sync",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
     "hasBody": false,
     "successStatuses": [
       200,
@@ -1790,6 +3048,27 @@ export const operations: readonly OperationEntry[] = [
     "hasBody": false,
     "successStatuses": [
       200
+    ]
+  },
+  {
+    "operationId": "repoTestHook",
+    "method": "POST",
+    "path": "/repos/{owner}/{repo}/hooks/{id}/tests",
+    "routePath": "/repos/:owner/:repo/hooks/:id/tests",
+    "wildcardParam": null,
+    "tag": "repository",
+    "scopes": [
+      "repository"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "ref"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      204,
+      307
     ]
   },
   {
@@ -1848,6 +3127,29 @@ export const operations: readonly OperationEntry[] = [
     "successStatuses": [
       204,
       307
+    ]
+  },
+  {
+    "operationId": "teamSearch",
+    "method": "GET",
+    "path": "/orgs/{org}/teams/search",
+    "routePath": "/orgs/:org/teams/search",
+    "wildcardParam": null,
+    "tag": "organization",
+    "scopes": [
+      "organization"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "q",
+      "include_desc",
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
     ]
   },
   {
@@ -1925,6 +3227,24 @@ export const operations: readonly OperationEntry[] = [
     "successStatuses": [
       204,
       307
+    ]
+  },
+  {
+    "operationId": "userCreateHook",
+    "method": "POST",
+    "path": "/user/hooks",
+    "routePath": "/user/hooks",
+    "wildcardParam": null,
+    "tag": "user",
+    "scopes": [
+      "user"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      201
     ]
   },
   {
@@ -2261,6 +3581,42 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "userDeleteHook",
+    "method": "DELETE",
+    "path": "/user/hooks/{id}",
+    "routePath": "/user/hooks/:id",
+    "wildcardParam": null,
+    "tag": "user",
+    "scopes": [
+      "user"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      204
+    ]
+  },
+  {
+    "operationId": "userEditHook",
+    "method": "PATCH",
+    "path": "/user/hooks/{id}",
+    "routePath": "/user/hooks/:id",
+    "wildcardParam": null,
+    "tag": "user",
+    "scopes": [
+      "user"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": true,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
     "operationId": "userGet",
     "method": "GET",
     "path": "/users/{username}",
@@ -2284,6 +3640,24 @@ export const operations: readonly OperationEntry[] = [
     "method": "GET",
     "path": "/user",
     "routePath": "/user",
+    "wildcardParam": null,
+    "tag": "user",
+    "scopes": [
+      "user"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
+    "operationId": "userGetHook",
+    "method": "GET",
+    "path": "/user/hooks/{id}",
+    "routePath": "/user/hooks/:id",
     "wildcardParam": null,
     "tag": "user",
     "scopes": [
@@ -2381,6 +3755,27 @@ export const operations: readonly OperationEntry[] = [
     ]
   },
   {
+    "operationId": "userListHooks",
+    "method": "GET",
+    "path": "/user/hooks",
+    "routePath": "/user/hooks",
+    "wildcardParam": null,
+    "tag": "user",
+    "scopes": [
+      "user"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
+    ]
+  },
+  {
     "operationId": "userListKeys",
     "method": "GET",
     "path": "/users/{username}/keys",
@@ -2447,6 +3842,27 @@ export const operations: readonly OperationEntry[] = [
     "successStatuses": [
       200,
       307
+    ]
+  },
+  {
+    "operationId": "userListTeams",
+    "method": "GET",
+    "path": "/user/teams",
+    "routePath": "/user/teams",
+    "wildcardParam": null,
+    "tag": "user",
+    "scopes": [
+      "user"
+    ],
+    "public": false,
+    "basicAuthOnly": false,
+    "queryNames": [
+      "page",
+      "limit"
+    ],
+    "hasBody": false,
+    "successStatuses": [
+      200
     ]
   },
   {

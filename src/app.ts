@@ -15,11 +15,14 @@ import { ValidatorFactory, type OperationValidator } from './http/validate.js';
 import type { OperationId } from './handlers/kit.js';
 import type { Logger } from './log.js';
 import { createServices, type Services } from './services/index.js';
+import { createDeliveryWorker, type DeliveryWorker } from './events/worker.js';
 
 export interface App {
   readonly config: Config;
   readonly database: DatabaseHandle;
   readonly services: Services;
+  /** Sends webhook deliveries from the outbox (started with the app, stopped by close). */
+  readonly webhookWorker: DeliveryWorker;
   readonly server: Server;
   /** Starts listening; resolves with the bound port. */
   listen(port?: number, host?: string): Promise<number>;
@@ -77,6 +80,10 @@ export async function createApp(opts: AppOptions): Promise<App> {
     .sweepAbandoned()
     .then((n) => n && log.info('removed abandoned temporary repositories', { count: n }))
     .catch((e: unknown) => log.warn('sweeping temporary repositories failed', { err: String(e) }));
+  const webhookWorker = createDeliveryWorker({ db: database.db, dialect: database.dialect, config, log, outbox: services.events });
+  webhookWorker.start();
+  // Pull-mirror scheduler; its first tick also removes migrations a dead process left "being migrated".
+  services.migrations.start();
   const git = createGitHttpHandler({ services, log });
   const server = createServer(createRequestListener({ config, log, api, git, swaggerJson: swaggerText, ping: () => database.ping() }));
   server.keepAliveTimeout = 65_000;
@@ -84,6 +91,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     config,
     database,
     services,
+    webhookWorker,
     server,
     listen(port = config.server.httpPort, host = config.server.httpAddr) {
       return new Promise((resolve, reject) => {
@@ -92,6 +100,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
       });
     },
     async close() {
+      // Abort running clones and fetches first: their requests then finish (with an error) and the server can close.
+      await services.migrations.stop();
       await new Promise<void>((resolve) => {
         // A keep-alive connection busy at close time turns idle once its response is sent; left alone it would
         // hold the server (and a SIGTERMed process) open for keepAliveTimeout, so sweep idle ones until done.
@@ -102,6 +112,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
         });
         server.closeIdleConnections();
       });
+      await services.repos.settleMaintenance();
+      await webhookWorker.stop();
       await catFile.closeAll();
       await database.close();
     },

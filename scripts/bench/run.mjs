@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run bench: Anvil against two baselines answering the same lookups with the same JSON, measured in
 // one run on this machine; then routing+validation cost with 500 extra operations; then start-up time and
-// memory; then git over HTTP, archives, commits and contents against the git CLI (git.mjs). Prints ratios.
+// memory; then git over HTTP, archives, commits and contents against the git CLI (git.mjs); then markdown
+// rendering against plain marked (markdown.mjs). Prints ratios.
 // Needs `npm run build` (npm ci does it).
 import { spawn, fork, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
@@ -12,6 +13,8 @@ import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 import { measureRouting } from './routing.mjs';
 import { benchGit } from './git.mjs';
+import { benchWebhooks } from './webhooks.mjs';
+import { benchMarkdown } from './markdown.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = join(root, 'dist', 'src', 'cli', 'bin.js');
@@ -147,3 +150,5 @@ startups.sort((a, b) => a - b);
 console.log(`\nstart-up: spawn to healthy /api/healthz ${startups.map((t) => t.toFixed(0)).join(', ')} ms (median ${startups[1].toFixed(0)} ms; target < 1000)`);
 console.log(`resident memory: ${rssAfterStart.toFixed(1)} MB after start (target < 100), ${rssAfterLoad.toFixed(1)} MB after the load runs`);
 for (const line of gitLines) console.log(line);
+for (const line of await benchWebhooks()) console.log(line);
+for (const line of await benchMarkdown()) console.log(line);

@@ -27,6 +27,8 @@ export interface Config {
     readonly defaultBranch: string;
     /** Upper bound of the archive cache (repo-archive/ under APP_DATA_PATH); the oldest archives are removed beyond it. */
     readonly archiveCacheMaxBytes: number;
+    /** Per repository: bytes of cached clone/fetch packs kept (0 turns the pack cache off). */
+    readonly packCacheMaxBytes: number;
   };
   readonly security: {
     readonly installLock: boolean;
@@ -35,6 +37,8 @@ export interface Config {
     /** Failed password logins allowed per client address per window before 429. */
     readonly loginMaxFailures: number;
     readonly loginFailureWindowSeconds: number;
+    /** Gitea's DISABLE_WEBHOOKS: hook routes (but the admin ones) answer 403 and no delivery is recorded. */
+    readonly disableWebhooks: boolean;
   };
   readonly api: { readonly defaultPagingNum: number; readonly maxResponseItems: number; readonly maxBodyBytes: number };
   readonly service: { readonly requireSigninView: boolean; readonly noReplyAddress: string };
@@ -43,7 +47,20 @@ export interface Config {
     readonly allowedDomains: readonly string[];
     readonly blockedDomains: readonly string[];
   };
-  readonly webhook: { readonly allowedHostList: readonly string[] };
+  readonly webhook: {
+    readonly allowedHostList: readonly string[];
+    /** Whole-request budget of one delivery attempt (DELIVER_TIMEOUT, seconds in app.ini). */
+    readonly deliverTimeoutMs: number;
+    readonly skipTlsVerify: boolean;
+    /** Attempts per delivery before it is given up (ours: Gitea does not retry). */
+    readonly maxAttempts: number;
+    /** First retry delay; doubled per attempt, capped at an hour. */
+    readonly retryBackoffMs: number;
+    /** Slow poll for deliveries written by other processes or left by a restart. */
+    readonly pollIntervalMs: number;
+  };
+  /** Largest markdown/markup text the render endpoints accept, in bytes (413 beyond). */
+  readonly markdown: { readonly maxInputBytes: number };
   readonly log: { readonly level: LogLevel };
 }
 
@@ -83,18 +100,27 @@ const KNOWN: Record<string, Record<string, KeySpec>> = {
     PASSWD: { kind: 'string' },
     SSL_MODE: { kind: 'enum', values: ['disable', 'require', 'verify-full'] },
   },
-  repository: { ROOT: { kind: 'string' }, DEFAULT_BRANCH: { kind: 'string' }, ARCHIVE_CACHE_MAX_BYTES: { kind: 'int' } },
+  repository: { ROOT: { kind: 'string' }, DEFAULT_BRANCH: { kind: 'string' }, ARCHIVE_CACHE_MAX_BYTES: { kind: 'int' }, PACK_CACHE_MAX_BYTES: { kind: 'int' } },
   security: {
     INSTALL_LOCK: { kind: 'bool' },
     SECRET_KEY: { kind: 'string' },
     MIN_PASSWORD_LENGTH: { kind: 'int' },
     LOGIN_MAX_FAILURES: { kind: 'int' },
     LOGIN_FAILURE_WINDOW: { kind: 'int' },
+    DISABLE_WEBHOOKS: { kind: 'bool' },
   },
   api: { DEFAULT_PAGING_NUM: { kind: 'int' }, MAX_RESPONSE_ITEMS: { kind: 'int' }, MAX_BODY_SIZE: { kind: 'int' } },
   service: { REQUIRE_SIGNIN_VIEW: { kind: 'bool' }, NO_REPLY_ADDRESS: { kind: 'string' } },
   migrations: { ALLOW_LOCALNETWORKS: { kind: 'bool' }, ALLOWED_DOMAINS: { kind: 'list' }, BLOCKED_DOMAINS: { kind: 'list' } },
-  webhook: { ALLOWED_HOST_LIST: { kind: 'list' } },
+  webhook: {
+    ALLOWED_HOST_LIST: { kind: 'list' },
+    DELIVER_TIMEOUT: { kind: 'int' },
+    SKIP_TLS_VERIFY: { kind: 'bool' },
+    MAX_ATTEMPTS: { kind: 'int' },
+    RETRY_BACKOFF_MS: { kind: 'int' },
+    POLL_INTERVAL_MS: { kind: 'int' },
+  },
+  markdown: { MAX_INPUT_SIZE: { kind: 'int' } },
   log: { LEVEL: { kind: 'enum', values: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'none'] } },
 };
 
@@ -214,6 +240,7 @@ export function loadConfig(source: ConfigSource = {}): LoadedConfig {
       root: path(str('repository', 'ROOT', resolve(appDataPath, 'repositories'))),
       defaultBranch: str('repository', 'DEFAULT_BRANCH', 'main').trim() || 'main',
       archiveCacheMaxBytes: int('repository', 'ARCHIVE_CACHE_MAX_BYTES', 1 << 30, 0),
+      packCacheMaxBytes: int('repository', 'PACK_CACHE_MAX_BYTES', 512 << 20, 0),
     },
     security: {
       installLock: bool('security', 'INSTALL_LOCK', true),
@@ -221,6 +248,7 @@ export function loadConfig(source: ConfigSource = {}): LoadedConfig {
       minPasswordLength: int('security', 'MIN_PASSWORD_LENGTH', 8, 1),
       loginMaxFailures: int('security', 'LOGIN_MAX_FAILURES', 10, 1),
       loginFailureWindowSeconds: int('security', 'LOGIN_FAILURE_WINDOW', 300, 1),
+      disableWebhooks: bool('security', 'DISABLE_WEBHOOKS', false),
     },
     api: { defaultPagingNum, maxResponseItems, maxBodyBytes: int('api', 'MAX_BODY_SIZE', 1 << 20, 1024) },
     service: {
@@ -232,7 +260,15 @@ export function loadConfig(source: ConfigSource = {}): LoadedConfig {
       allowedDomains: list('migrations', 'ALLOWED_DOMAINS', []),
       blockedDomains: list('migrations', 'BLOCKED_DOMAINS', []),
     },
-    webhook: { allowedHostList: list('webhook', 'ALLOWED_HOST_LIST', ['external']) },
+    webhook: {
+      allowedHostList: list('webhook', 'ALLOWED_HOST_LIST', ['external']),
+      deliverTimeoutMs: int('webhook', 'DELIVER_TIMEOUT', 5, 1) * 1000,
+      skipTlsVerify: bool('webhook', 'SKIP_TLS_VERIFY', false),
+      maxAttempts: int('webhook', 'MAX_ATTEMPTS', 5, 1),
+      retryBackoffMs: int('webhook', 'RETRY_BACKOFF_MS', 10_000, 0),
+      pollIntervalMs: int('webhook', 'POLL_INTERVAL_MS', 10_000, 50),
+    },
+    markdown: { maxInputBytes: int('markdown', 'MAX_INPUT_SIZE', 1 << 20, 1) },
     log: { level: oneOf<LogLevel>('log', 'LEVEL', 'info') },
   };
   return { config: deepFreeze(config), warnings };

@@ -8,6 +8,10 @@ export interface ProtectionWithNames {
   readonly pushUsers: readonly string[];
   readonly mergeUsers: readonly string[];
   readonly approvalUsers: readonly string[];
+  /** Team names of the allow lists (organization repositories only). */
+  readonly pushTeams?: readonly string[];
+  readonly mergeTeams?: readonly string[];
+  readonly approvalTeams?: readonly string[];
 }
 
 /** Gitea's convert.ToBranchProtection; branch_name is the rule name for plain names, empty for globs. */
@@ -19,18 +23,17 @@ export function toApiBranchProtection(v: ProtectionWithNames): Complete<Schemas[
     enable_push: r.canPush,
     enable_push_whitelist: r.enableWhitelist,
     push_whitelist_usernames: [...v.pushUsers],
-    // Teams are not supported yet: the team lists stay empty.
-    push_whitelist_teams: [],
+    push_whitelist_teams: [...(v.pushTeams ?? [])],
     push_whitelist_deploy_keys: r.whitelistDeployKeys,
     enable_merge_whitelist: r.enableMergeWhitelist,
     merge_whitelist_usernames: [...v.mergeUsers],
-    merge_whitelist_teams: [],
+    merge_whitelist_teams: [...(v.mergeTeams ?? [])],
     enable_status_check: r.enableStatusCheck,
     status_check_contexts: [...r.statusCheckContexts],
     required_approvals: r.requiredApprovals,
     enable_approvals_whitelist: r.enableApprovalsWhitelist,
     approvals_whitelist_username: [...v.approvalUsers],
-    approvals_whitelist_teams: [],
+    approvals_whitelist_teams: [...(v.approvalTeams ?? [])],
     block_on_rejected_reviews: r.blockOnRejectedReviews,
     block_on_official_review_requests: r.blockOnOfficialReviewRequests,
     block_on_outdated_branch: r.blockOnOutdatedBranch,

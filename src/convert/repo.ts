@@ -2,8 +2,10 @@ import type { Complete, Schemas } from '../handlers/kit.js';
 import type { Config } from '../config/index.js';
 import { AccessMode, type Repository } from '../domain/repo.js';
 import type { User } from '../domain/user.js';
+import type { Team } from '../domain/org.js';
 import { isoTime, ZERO_TIME } from './time.js';
 import { toApiUser } from './user.js';
+import { toApiTeam } from './org.js';
 
 type ApiRepository = Schemas['Repository'];
 /** Fields Gitea leaves out when they do not apply (omitempty). */
@@ -16,7 +18,7 @@ export interface RepoView {
   readonly mode: number;
   readonly parent?: RepoView | undefined;
   /** A pending transfer (Gitea shows it while the repository's status is "pending transfer"). */
-  readonly transfer?: { readonly doer: User; readonly recipient: User } | undefined;
+  readonly transfer?: { readonly doer: User; readonly recipient: User; readonly teams?: readonly Team[] } | undefined;
 }
 
 /** The Repository JSON with `permissions` for the viewer (Gitea's convert.ToRepo). */
@@ -86,7 +88,7 @@ export function toApiRepo(view: RepoView, viewer: User | null, config: Config): 
     // Gitea: a public repository of a private user is "internal".
     internal: !repo.isPrivate && owner.visibility === 'private',
     mirror_interval: s.mirrorInterval,
-    mirror_updated: ZERO_TIME,
+    mirror_updated: s.mirrorUpdatedUnix ? isoTime(s.mirrorUpdatedUnix) : ZERO_TIME,
     object_format_name: repo.objectFormatName === 'sha256' ? 'sha256' : 'sha1',
   };
   const out: ApiRepository = { ...base };
@@ -99,8 +101,14 @@ export function toApiRepo(view: RepoView, viewer: User | null, config: Config): 
       external_tracker_regexp_pattern: s.externalTracker.regexpPattern,
     };
   }
-  // Gitea converts both users without a viewer (ToUser(ctx, u, nil)) and lists no teams for a user recipient.
-  if (view.transfer) out.repo_transfer = { doer: toApiUser(view.transfer.doer, null, config), recipient: toApiUser(view.transfer.recipient, null, config), teams: [] };
+  // Gitea converts both users without a viewer (ToUser(ctx, u, nil)); teams only for an organization recipient.
+  if (view.transfer) {
+    out.repo_transfer = {
+      doer: toApiUser(view.transfer.doer, null, config),
+      recipient: toApiUser(view.transfer.recipient, null, config),
+      teams: (view.transfer.teams ?? []).map((t) => toApiTeam(t, null, null, config)),
+    };
+  }
   if (s.externalWiki) out.external_wiki = { external_wiki_url: s.externalWiki.url };
   return out;
 }

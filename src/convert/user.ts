@@ -21,7 +21,8 @@ export function toApiUser(user: User, viewer: User | null, config: Config): Comp
     login_name: privileged ? user.loginName : '',
     source_id: privileged ? user.loginSource : 0,
     full_name: user.fullName,
-    email: showEmail ? user.email : `${user.lowerName}@${config.service.noReplyAddress}`,
+    // An organization without an e-mail gets the placeholder too (Gitea sends "", which is not an e-mail).
+    email: showEmail && user.email !== '' ? user.email : `${user.lowerName}@${config.service.noReplyAddress}`,
     avatar_url: avatarUrl(user, config),
     html_url: `${config.server.rootUrl}${encodeURIComponent(user.name)}`,
     language: privileged ? user.language : '',

@@ -17,7 +17,8 @@ export async function deleteFollow(db: Db, userId: number, followId: number): Pr
 
 /**
  * Which accounts a list may show (Gitea's isUserVisibleToViewerCond): those with a visibility code in `codes`,
- * plus, when `viewerId` is set, the viewer themself and the users who follow the viewer.
+ * plus, when `viewerId` is set, the viewer themself, the users who follow the viewer and the members of the
+ * viewer's organizations.
  */
 export interface FollowListVisibility {
   readonly codes: readonly number[];
@@ -45,6 +46,16 @@ export async function listFollowLinks(
             eb('user.id', '=', viewerId),
             // Users who follow the viewer are visible to them whatever their visibility.
             eb('user.id', 'in', eb.selectFrom('follow as f2').select('f2.user_id').where('f2.follow_id', '=', viewerId)),
+            // So are members of the viewer's organizations.
+            eb(
+              'user.id',
+              'in',
+              eb
+                .selectFrom('org_user as m1')
+                .innerJoin('org_user as m2', 'm2.org_id', 'm1.org_id')
+                .select('m1.uid')
+                .where('m2.uid', '=', viewerId),
+            ),
           ]),
     );
   }

@@ -226,6 +226,150 @@ function migration0005(dialect: DialectName): Migration {
   };
 }
 
+function migration0006(dialect: DialectName): Migration {
+  return {
+    async up(db: AnyDb) {
+      // Gitea's user.repo_admin_change_team_access (organizations only).
+      await db.schema.alterTable('user').addColumn('repo_admin_change_team_access', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      // Gitea's organization tables. Membership of an organization is membership of one of its teams;
+      // org_user keeps the per-member "public" flag. Team units are a JSON object on the team row
+      // (unit name -> access mode), read whole with the team.
+      await withId(dialect, db.schema.createTable('org_user'))
+        .addColumn('uid', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('org_id', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('is_public', 'integer', (c) => c.notNull().defaultTo(0))
+        .addUniqueConstraint('org_user_uid_org_uq', ['uid', 'org_id'])
+        .execute();
+      await db.schema.createIndex('org_user_org_idx').on('org_user').column('org_id').execute();
+      await withId(dialect, db.schema.createTable('team'))
+        .addColumn('org_id', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('lower_name', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('authorize', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('units', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('includes_all_repositories', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('can_create_org_repo', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_unix', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('updated_unix', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addUniqueConstraint('team_org_name_uq', ['org_id', 'lower_name'])
+        .execute();
+      await withId(dialect, db.schema.createTable('team_user'))
+        .addColumn('org_id', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('team_id', 'bigint', (c) => c.notNull().references('team.id').onDelete('cascade'))
+        .addColumn('uid', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addUniqueConstraint('team_user_team_uid_uq', ['team_id', 'uid'])
+        .execute();
+      await db.schema.createIndex('team_user_uid_idx').on('team_user').columns(['uid', 'org_id']).execute();
+      await withId(dialect, db.schema.createTable('team_repo'))
+        .addColumn('org_id', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('team_id', 'bigint', (c) => c.notNull().references('team.id').onDelete('cascade'))
+        .addColumn('repo_id', 'bigint', (c) => c.notNull().references('repository.id').onDelete('cascade'))
+        .addUniqueConstraint('team_repo_team_repo_uq', ['team_id', 'repo_id'])
+        .execute();
+      await db.schema.createIndex('team_repo_repo_idx').on('team_repo').column('repo_id').execute();
+      // Labels of an organization (org_id) or of a repository (repo_id); the other id is 0.
+      await withId(dialect, db.schema.createTable('label'))
+        .addColumn('repo_id', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('org_id', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('exclusive', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('color', 'text', (c) => c.notNull())
+        .addColumn('num_issues', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('num_closed_issues', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_unix', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('updated_unix', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('archived_unix', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex('label_repo_idx').on('label').column('repo_id').execute();
+      await db.schema.createIndex('label_org_idx').on('label').column('org_id').execute();
+    },
+  };
+}
+
+function migration0007(dialect: DialectName): Migration {
+  return {
+    async up(db: AnyDb) {
+      // Gitea's webhook. repo_id set: a repository hook; owner_id set: a user or organization hook; neither: a
+      // system hook (is_system_webhook=1) or a default hook (a template copied into repositories created later).
+      await withId(dialect, db.schema.createTable('webhook'))
+        .addColumn('repo_id', 'bigint', (c) => c.references('repository.id').onDelete('cascade'))
+        .addColumn('owner_id', 'bigint', (c) => c.references('user.id').onDelete('cascade'))
+        .addColumn('is_system_webhook', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('content_type', 'text', (c) => c.notNull())
+        .addColumn('http_method', 'text', (c) => c.notNull().defaultTo('POST'))
+        .addColumn('secret', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('events', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('branch_filter', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('authorization_header', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('is_active', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('meta', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('created_unix', 'bigint', (c) => c.notNull())
+        .addColumn('updated_unix', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('webhook_repo_idx').on('webhook').column('repo_id').execute();
+      await db.schema.createIndex('webhook_owner_idx').on('webhook').column('owner_id').execute();
+      // The outbox: one row per (hook, event), written in the transaction of the change. claimed_by/claim_until is
+      // the lease of the process sending it; an expired lease is taken over (the claimer crashed).
+      await withId(dialect, db.schema.createTable('hook_task'))
+        .addColumn('hook_id', 'bigint', (c) => c.notNull().references('webhook.id').onDelete('cascade'))
+        .addColumn('uuid', 'text', (c) => c.notNull().unique())
+        .addColumn('event_type', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('is_delivered', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('is_succeed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_attempt_ms', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('claimed_by', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('claim_until_ms', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_ms', 'bigint', (c) => c.notNull())
+        .addColumn('delivered_ms', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex('hook_task_pending_idx').on('hook_task').columns(['is_delivered', 'next_attempt_ms']).execute();
+      await db.schema.createIndex('hook_task_hook_idx').on('hook_task').column('hook_id').execute();
+      // One row per delivery attempt: what was sent (Authorization masked) and what came back (body capped).
+      await withId(dialect, db.schema.createTable('hook_task_attempt'))
+        .addColumn('task_id', 'bigint', (c) => c.notNull().references('hook_task.id').onDelete('cascade'))
+        .addColumn('attempt', 'integer', (c) => c.notNull())
+        .addColumn('is_succeed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('request', 'text', (c) => c.notNull())
+        .addColumn('response', 'text', (c) => c.notNull())
+        .addColumn('error', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('started_ms', 'bigint', (c) => c.notNull())
+        .addColumn('duration_ms', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex('hook_task_attempt_task_idx').on('hook_task_attempt').column('task_id').execute();
+    },
+  };
+}
+
+function migration0008(dialect: DialectName): Migration {
+  return {
+    async up(db: AnyDb) {
+      // Pull mirrors (Gitea's mirror table). The remote address is stored without credentials; these live in their
+      // own columns, are never returned by the API and are handed to git through its environment at fetch time.
+      // sync_requested: a durable "sync now" flag (POST mirror-sync), so a queued sync survives a restart.
+      await withId(dialect, db.schema.createTable('mirror'))
+        .addColumn('repo_id', 'bigint', (c) => c.notNull().unique().references('repository.id').onDelete('cascade'))
+        .addColumn('interval_seconds', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('enable_prune', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('next_update_unix', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('updated_unix', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('sync_requested', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('remote_address', 'text', (c) => c.notNull())
+        .addColumn('auth_username', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('auth_password', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('auth_token', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('last_error', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+      await db.schema.createIndex('mirror_next_update_idx').on('mirror').column('next_update_unix').execute();
+    },
+  };
+}
+
 /** Migrations in order; the names sort in application order. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
   return {
@@ -233,9 +377,12 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
       return { '0001_users_tokens_keys': migration0001(dialect), '0002_repositories': migration0002(dialect), '0003_commit_status': migration0003(dialect),
         '0004_protected_branch': migration0004(dialect),
         '0005_transfers_deploy_keys': migration0005(dialect),
+        '0006_organizations': migration0006(dialect),
+        '0007_webhooks': migration0007(dialect),
+        '0008_mirrors': migration0008(dialect),
       };
     },
   };
 }
 
-export const LATEST_MIGRATION = '0005_transfers_deploy_keys';
+export const LATEST_MIGRATION = '0008_mirrors';

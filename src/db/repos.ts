@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db } from './index.js';
 import type { Database } from './schema.js';
 import { DEFAULT_REPO_SETTINGS, type RepoSettings, type Repository } from '../domain/repo.js';
@@ -259,6 +259,24 @@ export interface RepoSearch {
   readonly limit: number;
 }
 
+/** Repositories one of the user's teams has (every repository of the organization for includes-all teams). */
+function teamRepoCond(eb: ExpressionBuilder<Database & { owner: Database['user'] }, 'repository' | 'owner'>, uid: number) {
+  return eb.exists(
+    eb
+      .selectFrom('team_user')
+      .innerJoin('team', 'team.id', 'team_user.team_id')
+      .select('team_user.id')
+      .where('team_user.uid', '=', uid)
+      .whereRef('team.org_id', '=', 'repository.owner_id')
+      .where((e2) =>
+        e2.or([
+          e2('team.includes_all_repositories', '=', 1),
+          e2.exists(e2.selectFrom('team_repo').select('team_repo.id').whereRef('team_repo.team_id', '=', 'team.id').whereRef('team_repo.repo_id', '=', 'repository.id')),
+        ]),
+      ),
+  );
+}
+
 export async function searchRepos(db: Db, q: RepoSearch): Promise<{ repos: Repository[]; total: number }> {
   let query = db.selectFrom('repository').innerJoin('user as owner', 'owner.id', 'repository.owner_id');
   if (q.keyword) {
@@ -285,9 +303,21 @@ export async function searchRepos(db: Db, q: RepoSearch): Promise<{ repos: Repos
     const ownership = q.ownership ?? 'owned';
     query = query.where((eb) => {
       const owned = eb('repository.owner_id', '=', ownerId);
-      const collab = eb.exists(
-        eb.selectFrom('collaboration').select('collaboration.id').whereRef('collaboration.repo_id', '=', 'repository.id').where('collaboration.user_id', '=', ownerId),
-      );
+      // Gitea's "collaborative" repositories: collaborations, repositories of the user's teams, and public
+      // repositories of organizations the user belongs to (never the user's own).
+      const collab = eb.and([
+        eb('repository.owner_id', '!=', ownerId),
+        eb.or([
+          eb.exists(
+            eb.selectFrom('collaboration').select('collaboration.id').whereRef('collaboration.repo_id', '=', 'repository.id').where('collaboration.user_id', '=', ownerId),
+          ),
+          teamRepoCond(eb, ownerId),
+          eb.and([
+            eb('repository.is_private', '=', 0),
+            eb.exists(eb.selectFrom('org_user').select('org_user.id').whereRef('org_user.org_id', '=', 'repository.owner_id').where('org_user.uid', '=', ownerId)),
+          ]),
+        ]),
+      ]);
       return ownership === 'owned' ? owned : ownership === 'collaborative' ? collab : eb.or([owned, collab]);
     });
   }
@@ -309,13 +339,21 @@ export async function searchRepos(db: Db, q: RepoSearch): Promise<{ repos: Repos
     const ownerVisibilities = q.viewer.seeLimitedOwners ? [0, 1] : [0];
     query = query.where((eb) => {
       const visible = [];
-      if (seePublic) visible.push(eb.and([eb('repository.is_private', '=', 0), eb('owner.visibility', 'in', ownerVisibilities)]));
+      if (seePublic) {
+        const ownerSeen = [eb('owner.visibility', 'in', ownerVisibilities)];
+        // Members see the public repositories of their private organizations.
+        if (viewerId !== null) {
+          ownerSeen.push(eb.exists(eb.selectFrom('org_user').select('org_user.id').whereRef('org_user.org_id', '=', 'owner.id').where('org_user.uid', '=', viewerId)));
+        }
+        visible.push(eb.and([eb('repository.is_private', '=', 0), eb.or(ownerSeen)]));
+      }
       if (viewerId !== null) {
         visible.push(
           eb('repository.owner_id', '=', viewerId),
           eb.exists(
             eb.selectFrom('collaboration').select('collaboration.id').whereRef('collaboration.repo_id', '=', 'repository.id').where('collaboration.user_id', '=', viewerId),
           ),
+          teamRepoCond(eb, viewerId),
         );
       }
       return visible.length ? eb.or(visible) : sql<boolean>`1 = 0`;

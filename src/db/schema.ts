@@ -44,6 +44,8 @@ export interface UserTable {
   created_unix: number;
   updated_unix: number;
   last_login_unix: number;
+  /** Organizations: repository admins may change team access (Gitea's flag of the same name). */
+  repo_admin_change_team_access: Generated<number>;
 }
 
 export interface EmailAddressTable {
@@ -240,7 +242,135 @@ export interface DeployKeyTable {
   updated_unix: number;
 }
 
+export interface OrgUserTable {
+  id: Generated<number>;
+  uid: number;
+  org_id: number;
+  is_public: number;
+}
+
+export interface TeamTable {
+  id: Generated<number>;
+  org_id: number;
+  lower_name: string;
+  name: string;
+  description: string;
+  /** Team access mode (Gitea's authorize): 1 read, 2 write, 3 admin, 4 owner (the Owners team). */
+  authorize: number;
+  /** JSON object: unit name (repo.code, ...) -> access mode. */
+  units: string;
+  includes_all_repositories: number;
+  can_create_org_repo: number;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface TeamUserTable {
+  id: Generated<number>;
+  org_id: number;
+  team_id: number;
+  uid: number;
+}
+
+export interface TeamRepoTable {
+  id: Generated<number>;
+  org_id: number;
+  team_id: number;
+  repo_id: number;
+}
+
+export interface LabelTable {
+  id: Generated<number>;
+  repo_id: number;
+  org_id: number;
+  name: string;
+  exclusive: number;
+  description: string;
+  color: string;
+  num_issues: number;
+  num_closed_issues: number;
+  created_unix: number;
+  updated_unix: number;
+  archived_unix: number;
+}
+
+export interface WebhookTable {
+  id: Generated<number>;
+  repo_id: number | null;
+  owner_id: number | null;
+  is_system_webhook: number;
+  type: string;
+  url: string;
+  content_type: string;
+  http_method: string;
+  secret: string;
+  /** JSON array of enabled event flags (domain/webhook.ts). */
+  events: string;
+  branch_filter: string;
+  /** Encrypted with SECRET_KEY (services/webhooks.ts). */
+  authorization_header: string;
+  is_active: number;
+  /** JSON object: type-specific settings (slack channel, username, ...). */
+  meta: string;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface HookTaskTable {
+  id: Generated<number>;
+  hook_id: number;
+  uuid: string;
+  event_type: string;
+  payload: string;
+  is_delivered: number;
+  is_succeed: number;
+  attempts: number;
+  next_attempt_ms: number;
+  claimed_by: string;
+  claim_until_ms: number;
+  created_ms: number;
+  delivered_ms: number;
+}
+
+export interface HookTaskAttemptTable {
+  id: Generated<number>;
+  task_id: number;
+  attempt: number;
+  is_succeed: number;
+  request: string;
+  response: string;
+  error: string;
+  started_ms: number;
+  duration_ms: number;
+}
+
+export interface MirrorTable {
+  id: Generated<number>;
+  repo_id: number;
+  /** 0: no periodic sync. */
+  interval_seconds: number;
+  enable_prune: number;
+  next_update_unix: number;
+  updated_unix: number;
+  sync_requested: number;
+  /** Without credentials. */
+  remote_address: string;
+  auth_username: string;
+  auth_password: string;
+  auth_token: string;
+  last_error: string;
+}
+
 export interface Database {
+  mirror: MirrorTable;
+  webhook: WebhookTable;
+  hook_task: HookTaskTable;
+  hook_task_attempt: HookTaskAttemptTable;
+  org_user: OrgUserTable;
+  team: TeamTable;
+  team_user: TeamUserTable;
+  team_repo: TeamRepoTable;
+  label: LabelTable;
   repo_transfer: RepoTransferTable;
   deploy_key: DeployKeyTable;
   protected_branch: ProtectedBranchTable;

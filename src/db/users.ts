@@ -44,6 +44,7 @@ export function rowToUser(r: UserRow): User {
     createdUnix: r.created_unix,
     updatedUnix: r.updated_unix,
     lastLoginUnix: r.last_login_unix,
+    repoAdminChangeTeamAccess: !!r.repo_admin_change_team_access,
   };
 }
 
@@ -80,6 +81,7 @@ export interface UserFields {
   createdUnix?: number;
   updatedUnix?: number;
   lastLoginUnix?: number;
+  repoAdminChangeTeamAccess?: boolean;
 }
 
 function toColumns(f: UserFields): Updateable<UserTable> {
@@ -117,6 +119,7 @@ function toColumns(f: UserFields): Updateable<UserTable> {
     created_unix: f.createdUnix,
     updated_unix: f.updatedUnix,
     last_login_unix: f.lastLoginUnix,
+    repo_admin_change_team_access: b(f.repoAdminChangeTeamAccess),
   };
   for (const k of Object.keys(cols) as (keyof typeof cols)[]) if (cols[k] === undefined) delete cols[k];
   return cols;
@@ -273,4 +276,11 @@ export async function getUsersByEmails(db: Db, emails: readonly string[], noRepl
     for (const u of users) result.set(`${u.lower_name}${suffix}`, rowToUser(u));
   }
   return result;
+}
+
+/** Which of these lower-cased account names exist (users and organizations), in one query. */
+export async function existingLowerNames(db: Db, lowerNames: readonly string[]): Promise<Set<string>> {
+  if (lowerNames.length === 0) return new Set();
+  const rows = await db.selectFrom('user').select('lower_name').where('lower_name', 'in', lowerNames).execute();
+  return new Set(rows.map((r) => r.lower_name));
 }

@@ -5,6 +5,7 @@ export type ErrorKind =
   | 'unauthorized' // 401
   | 'forbidden' // 403
   | 'not_found' // 404
+  | 'method_not_allowed' // 405: Gitea's answer to team operations on a repository of a user
   | 'conflict' // 409
   | 'payload_too_large' // 413
   | 'unsupported_media_type' // 415
@@ -31,6 +32,10 @@ export interface AppErrorOptions {
    * the request path with `to` (`owner/new`), as Gitea's RedirectToRepo does.
    */
   readonly redirectRepo?: { readonly from: string; readonly to: string };
+  /** Answer with the message as a text/plain body instead of JSON (Gitea's markup errors: "Unknown mode: x\n"). */
+  readonly plainText?: boolean;
+  /** Answer with the status alone, no body (a boolean check's "no" where the contract wants it empty). */
+  readonly emptyBody?: boolean;
 }
 
 export class AppError extends Error {
@@ -40,6 +45,8 @@ export class AppError extends Error {
   readonly redirectName: string | undefined;
   readonly redirectRepo: { readonly from: string; readonly to: string } | undefined;
   readonly extra: Readonly<Record<string, unknown>>;
+  readonly plainText: boolean;
+  readonly emptyBody: boolean;
   constructor(kind: ErrorKind, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
@@ -48,6 +55,8 @@ export class AppError extends Error {
     this.redirectName = options.redirectName;
     this.redirectRepo = options.redirectRepo;
     this.extra = options.extra ?? {};
+    this.plainText = options.plainText ?? false;
+    this.emptyBody = options.emptyBody ?? false;
   }
 }
 

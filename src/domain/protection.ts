@@ -128,16 +128,16 @@ export function firstMatchingRule<T extends Pick<ProtectionRecord, 'ruleName' | 
 }
 
 /** Gitea's CanUserPush for a signed-in user with access mode `mode` (teams are not supported yet). */
-export function canUserPush(rule: ProtectionRecord, userId: number, mode: number, writeMode: number): boolean {
+export function canUserPush(rule: ProtectionRecord, userId: number, mode: number, writeMode: number, teamIds: readonly number[] = []): boolean {
   if (!rule.canPush) return false;
   if (!rule.enableWhitelist) return mode >= writeMode;
-  return rule.whitelistUserIds.includes(userId);
+  return rule.whitelistUserIds.includes(userId) || rule.whitelistTeamIds.some((t) => teamIds.includes(t));
 }
 
 /** Gitea's IsUserMergeWhitelisted. */
-export function canUserMerge(rule: ProtectionRecord, userId: number, mode: number, writeMode: number): boolean {
+export function canUserMerge(rule: ProtectionRecord, userId: number, mode: number, writeMode: number, teamIds: readonly number[] = []): boolean {
   if (!rule.enableMergeWhitelist) return mode >= writeMode;
-  return rule.mergeWhitelistUserIds.includes(userId);
+  return rule.mergeWhitelistUserIds.includes(userId) || rule.mergeWhitelistTeamIds.some((t) => teamIds.includes(t));
 }
 
 /** What the Branch JSON shows about the rule that applies to a branch, evaluated for the caller. */

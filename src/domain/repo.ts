@@ -28,6 +28,8 @@ export interface RepoSettings {
   externalWiki: { url: string } | null;
   issueLabels: string;
   mirrorInterval: string;
+  /** Last successful mirror sync (unix seconds); only mirrors have it. */
+  mirrorUpdatedUnix?: number;
 }
 
 export const DEFAULT_REPO_SETTINGS: RepoSettings = {

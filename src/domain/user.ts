@@ -42,6 +42,8 @@ export interface User {
   readonly createdUnix: number;
   readonly updatedUnix: number;
   readonly lastLoginUnix: number;
+  /** Organizations only: repository admins may add and remove teams on repositories. */
+  readonly repoAdminChangeTeamAccess: boolean;
 }
 
 /** Who is calling: the user after sudo, and how the credentials were presented. */

@@ -23,7 +23,7 @@ export interface InitBareOptions {
  * enforced by our own hooks), partial clones work, clients cannot ask for unadvertised objects,
  * and repacks write reachability bitmaps (server-side packing is about three times faster).
  */
-const REPO_CONFIG = `[receive]
+export const REPO_CONFIG = `[receive]
 \tdenyNonFastForwards = false
 [uploadpack]
 \tallowFilter = true

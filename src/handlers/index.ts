@@ -16,12 +16,18 @@ import * as repoGitData from './repository/gitdata.js';
 import * as repoForks from './repository/forks.js';
 import * as repoTransfer from './repository/transfer.js';
 import * as repoKeys from './repository/keys.js';
+import * as repoHooks from './repository/hooks.js';
+import * as adminHooks from './admin/hooks.js';
+import * as userHooks from './user/hooks.js';
 import * as repoArchives from './repository/archives.js';
 import * as repoCompare from './repository/compare.js';
+import * as repoDiffPatch from './repository/diffpatch.js';
+import * as repoMigrate from './repository/migrate.js';
 import * as userRepos from './user/repos.js';
 import * as userStarred from './user/starred.js';
 import * as templates from './miscellaneous/templates.js';
 import * as version from './miscellaneous/version.js';
+import * as markdown from './miscellaneous/markdown.js';
 import * as settings from './settings/settings.js';
 import * as current from './user/current.js';
 import * as emails from './user/emails.js';
@@ -30,6 +36,12 @@ import * as keys from './user/keys.js';
 import * as userSettings from './user/settings.js';
 import * as tokens from './user/tokens.js';
 import * as users from './user/users.js';
+import * as orgOrgs from './organization/orgs.js';
+import * as orgMembers from './organization/members.js';
+import * as orgTeams from './organization/teams.js';
+import * as orgLabels from './organization/labels.js';
+import * as orgHooks from './organization/hooks.js';
+import * as repoTeams from './repository/teams.js';
 
 /** Every operation's handler, by operationId; the type makes a missing or misnamed handler a compile error. */
 export const handlers: { readonly [O in OperationId]: Handler<O> } = {
@@ -39,6 +51,8 @@ export const handlers: { readonly [O in OperationId]: Handler<O> } = {
   ...repoRepos,
   ...repoArchives,
   ...repoCompare,
+  ...repoDiffPatch,
+  ...repoMigrate,
   ...repoBranches,
   ...repoProtections,
   ...repoContents,
@@ -52,10 +66,14 @@ export const handlers: { readonly [O in OperationId]: Handler<O> } = {
   ...repoForks,
   ...repoTransfer,
   ...repoKeys,
+  ...repoHooks,
+  ...adminHooks,
+  ...userHooks,
   ...userRepos,
   ...userStarred,
   ...templates,
   ...version,
+  ...markdown,
   ...settings,
   ...current,
   ...emails,
@@ -64,4 +82,10 @@ export const handlers: { readonly [O in OperationId]: Handler<O> } = {
   ...userSettings,
   ...tokens,
   ...users,
+  ...orgOrgs,
+  ...orgMembers,
+  ...orgTeams,
+  ...orgLabels,
+  ...orgHooks,
+  ...repoTeams,
 };

@@ -21,7 +21,8 @@ export type BodyOf<O extends OperationId> = Op<O> extends { requestBody: { conte
       C extends { 'application/json': infer B } ? B : C extends { 'text/plain': infer B } ? B : never
     : undefined;
 
-type SuccessStatus = 200 | 201 | 202 | 204 | 206 | 302 | 304 | 307;
+// 303: Gitea's membership check sends non-members to the public membership check.
+type SuccessStatus = 200 | 201 | 202 | 204 | 206 | 302 | 303 | 304 | 307;
 type ContentOf<R> = R extends { content: { 'application/json': infer B } }
   ? B
   : R extends { content: { 'text/html': infer B } }

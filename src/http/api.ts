@@ -182,8 +182,15 @@ export function createApiHandler(deps: ApiDeps) {
         headers['Location'] = repoRedirectLocation(originalUrl, e.redirectRepo.from, e.redirectRepo.to);
       }
       if (status >= 500) log.error('request failed', { requestId, operationId, err: e instanceof Error ? e.stack : String(e) });
-      payload = JSON.stringify(er.body);
-      headers['Content-Type'] = JSON_TYPE;
+      if (e instanceof AppError && e.emptyBody) {
+        payload = '';
+      } else if (e instanceof AppError && e.plainText) {
+        payload = e.message;
+        headers['Content-Type'] = 'text/plain; charset=utf-8';
+      } else {
+        payload = JSON.stringify(er.body);
+        headers['Content-Type'] = JSON_TYPE;
+      }
     }
     if (payload !== undefined) headers['Content-Length'] = String(Buffer.byteLength(payload));
     res.writeHead(status, headers);

@@ -29,7 +29,9 @@ export async function readBody(req: IncomingMessage, op: OperationValidator, lim
   }
   const raw = Buffer.concat(chunks).toString('utf8');
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (op.bodyMediaTypes.includes('text/plain') && (type === 'text/plain' || (type === '' && !op.bodyMediaTypes.includes('application/json')))) {
+  if (op.bodyMediaTypes.includes('text/plain') && (type === 'text/plain' || !op.bodyMediaTypes.includes('application/json'))) {
+    // An operation that takes only text reads the body as it is, whatever the content type (Gitea's
+    // /markdown/raw does).
     return raw;
   }
   if (raw.trim() === '') return op.bodyMediaTypes.includes('application/json') ? {} : '';

@@ -7,6 +7,7 @@ export const STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

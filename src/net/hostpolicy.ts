@@ -47,7 +47,8 @@ const NOT_EXTERNAL = subnets(
   ]),
   'ipv6',
   [
-    '::/96', '64:ff9b::/96', '64:ff9b:1::/48', '100::/64', '2001::/32', '2001:2::/48',
+    // ::ffff:0:0:0/96 is SIIT's IPv4-translated range: like NAT64 it can lead to an internal IPv4 address.
+    '::/96', '::ffff:0:0:0/96', '64:ff9b::/96', '64:ff9b:1::/48', '100::/64', '2001::/32', '2001:2::/48',
     '2001:db8::/32', '2002::/16', 'fc00::/7', 'fe80::/10', 'fec0::/10', 'ff00::/8',
   ],
 );
@@ -181,11 +182,9 @@ export function migrationHostPolicy(cfg: {
     allows(host, ip) {
       if (blocked.matchHostOrIp(host, ip)) return false;
       if (!allowed.isEmpty && !allowed.matchHostOrIp(host, ip)) return false;
-      if (cfg.allowLocalNetworks) {
-        const n = normalizeIp(ip);
-        // Even with local networks allowed, never the unspecified or multicast addresses.
-        return !(n === '0.0.0.0' || n === '::' || /^(22[4-9]|23\d)\./.test(n) || /^ff/i.test(n));
-      }
+      // ALLOW_LOCALNETWORKS adds Gitea's "private" and "loopback" to "external", and nothing more: link-local (cloud
+      // metadata at 169.254.169.254, fe80::/10), CGNAT, the transition ranges, unspecified and multicast stay refused.
+      if (cfg.allowLocalNetworks) return isExternalIp(ip) || isPrivateIp(ip) || isLoopbackIp(ip);
       return isExternalIp(ip);
     },
   };

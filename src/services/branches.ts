@@ -10,6 +10,9 @@ import { GitError } from '../git/run.js';
 import { unixNow, type ServiceDeps } from './context.js';
 import type { Paging } from './paging.js';
 import type { RepoAccess, RepoService } from './repos.js';
+import type { User } from '../domain/user.js';
+import { refEvents } from './refevents.js';
+import type { RefUpdate } from '../git/pushinfo.js';
 
 export function createBranchService(deps: ServiceDeps, repos: RepoService) {
   /**
@@ -40,7 +43,7 @@ export function createBranchService(deps: ServiceDeps, repos: RepoService) {
   }
 
   /** Creates `name` at `from` (a branch, tag or commit; default: the default branch). */
-  async function create(access: RepoAccess, name: string, from: string | undefined): Promise<GitBranch> {
+  async function create(access: RepoAccess, name: string, from: string | undefined, doer?: User): Promise<GitBranch> {
     requireWritable(access);
     const path = repos.repoPath(access.repo.id);
     // Gitea's binding rules on new_branch_name: GitRefName, then MaxSize(100).
@@ -68,11 +71,21 @@ export function createBranchService(deps: ServiceDeps, repos: RepoService) {
       }
       throw e;
     }
-    await reposDb.updateRepo(deps.db, access.repo.id, { updatedUnix: unixNow(deps) });
+    await recordRefChange(access, doer, [{ ref: `refs/heads/${name}`, before: '', after: resolved.sha }], true);
     return (await getBranch(path, name))!;
   }
 
-  async function remove(access: RepoAccess, name: string): Promise<void> {
+  /** The row update of a ref change and its webhook events (create/delete/push), in one transaction. */
+  async function recordRefChange(access: RepoAccess, doer: User | undefined, updates: RefUpdate[], touch: boolean): Promise<void> {
+    const emit = doer ? await refEvents(deps, repos.repoPath(access.repo.id), access, doer, updates) : null;
+    await deps.db.transaction().execute(async (trx) => {
+      if (touch) await reposDb.updateRepo(trx, access.repo.id, { updatedUnix: unixNow(deps) });
+      if (emit) await emit(trx, access.repo);
+    });
+    deps.events.wake();
+  }
+
+  async function remove(access: RepoAccess, name: string, doer?: User): Promise<void> {
     requireWritable(access);
     if (access.repo.isEmpty) throw new AppError('not_found', 'Git Repository is empty.');
     if (name === access.repo.defaultBranch) throw new AppError('forbidden', 'can not delete default branch');
@@ -82,6 +95,7 @@ export function createBranchService(deps: ServiceDeps, repos: RepoService) {
     const branch = isValidBranchName(name) ? await getBranch(path, name) : null;
     if (!branch) throw notFound();
     await deleteRef(path, `refs/heads/${name}`, branch.commit.sha);
+    await recordRefChange(access, doer, [{ ref: `refs/heads/${name}`, before: branch.commit.sha, after: '' }], false);
   }
 
   return { list, get, create, remove };

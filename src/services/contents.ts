@@ -29,8 +29,14 @@ import {
   type Signature,
 } from '../git/repo.js';
 import { InvalidRefNameError } from '../git/refs.js';
+import { lastCommitsOf } from '../git/lastcommit.js';
+import { directRefResolver } from '../git/refstore.js';
 import type { ServiceDeps } from './context.js';
 import type { RepoAccess, RepoService } from './repos.js';
+import type { ProtectionService } from './protections.js';
+import { applyPatch, PatchApplyError } from '../git/patch.js';
+import type { Actor } from '../domain/user.js';
+import { refEvents } from './refevents.js';
 
 /** Gitea's [api] DEFAULT_MAX_BLOB_SIZE: larger files are listed with an empty content. */
 const MAX_BLOB_CONTENT = 10 * 1024 * 1024;
@@ -79,6 +85,24 @@ export interface ChangeInput {
   readonly files: readonly FileChange[];
 }
 
+/** The body of POST /repos/{o}/{r}/diffpatch. */
+export interface PatchInput extends Omit<ChangeInput, 'files'> {
+  /** The unified diff. */
+  readonly content: string;
+}
+
+/** A diff as sent; clients that followed the field's "base64" description get theirs decoded. */
+function patchText(content: string): string {
+  const looksLikeDiff = (t: string) => /^(diff --git |--- |\+\+\+ |@@ )/mu.test(t);
+  if (looksLikeDiff(content)) return content;
+  const compact = content.replace(/\s+/gu, '');
+  if (compact.length > 0 && compact.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/u.test(compact)) {
+    const decoded = Buffer.from(compact, 'base64').toString('utf8');
+    if (looksLikeDiff(decoded)) return decoded;
+  }
+  return content;
+}
+
 /** Which operation asks: Gitea's single-file delete answers some errors with 400/404 where the others say 422. */
 export type ChangeKind = 'create' | 'update' | 'delete' | 'change';
 
@@ -119,11 +143,35 @@ function offsetOf(iso: string): string {
   return m ? `${m[1]}${m[2]}${m[3]}` : '+0000';
 }
 
-export function createContentService(deps: ServiceDeps, repos: RepoService) {
+export function createContentService(deps: ServiceDeps, repos: RepoService, protections?: ProtectionService) {
   // Trees and small blobs are immutable: kept per application so hot files cost no object read.
   const cache = new ObjectCache();
-  const reader = (access: RepoAccess): ObjectReader => cachedReader(deps.catFile.get(repos.repoPath(access.repo.id)), cache);
+  const reader = (access: RepoAccess): ObjectReader => {
+    const path = repos.repoPath(access.repo.id);
+    return cachedReader(deps.catFile.get(path), cache, String(access.repo.id), directRefResolver(path));
+  };
   const fullIdLength = (access: RepoAccess) => (access.repo.objectFormatName === 'sha256' ? 64 : 40);
+  // Last commits per (repository, commit, path) never change: a bounded LRU spares the path-limited git log.
+  const lastCommits = new Map<string, string>();
+  const LAST_COMMITS_MAX = 50_000;
+
+  /** Gitea's last_commit_sha for entries of `dir` at `commitSha`: cached, else one git log for all the misses. */
+  async function withLastCommits(access: RepoAccess, commitSha: string, dir: string, items: ContentItem[]): Promise<ContentItem[]> {
+    const key = (name: string) => `${access.repo.id}\0${commitSha}\0${dir}\0${name}`;
+    const misses = items.filter((i) => !lastCommits.has(key(i.name))).map((i) => i.name);
+    if (misses.length > 0) {
+      const found = await lastCommitsOf(repos.repoPath(access.repo.id), commitSha, dir, misses);
+      for (const [name, sha] of found) lastCommits.set(key(name), sha);
+      for (const k of lastCommits.keys()) {
+        if (lastCommits.size <= LAST_COMMITS_MAX) break;
+        lastCommits.delete(k);
+      }
+    }
+    return items.map((i) => {
+      const sha = lastCommits.get(key(i.name));
+      return sha === undefined ? i : { ...i, lastCommitSha: sha };
+    });
+  }
 
   /** Gitea's "object does not exist" 404 from the contents API: message GetContentsOrList plus the error text. */
   const contentsNotFound = (id: string, relPath: string) =>
@@ -196,12 +244,15 @@ export function createContentService(deps: ServiceDeps, repos: RepoService) {
     if (!entry) throw contentsNotFound('', clean);
     const submodules = submodulesOf(r, resolved.sha);
     if (entry.kind !== 'dir') {
-      return { kind: 'entry', at: { ref: resolved, items: [await toItem(r, entry, clean, true, submodules, entry.size)] } };
+      const slash = clean.lastIndexOf('/');
+      const item = await toItem(r, entry, clean, true, submodules, entry.size);
+      const items = await withLastCommits(access, resolved.sha, slash < 0 ? '' : clean.slice(0, slash), [item]);
+      return { kind: 'entry', at: { ref: resolved, items } };
     }
     const entries = await readTree(r, entry.sha);
     // Requests are pipelined on the one cat-file process of this repository.
     const items = await Promise.all(entries.map((e) => toItem(r, e, clean ? `${clean}/${e.name}` : e.name, false, submodules)));
-    return { kind: 'list', at: { ref: resolved, items } };
+    return { kind: 'list', at: { ref: resolved, items: await withLastCommits(access, resolved.sha, clean, items) } };
   }
 
   /**
@@ -374,7 +425,11 @@ export function createContentService(deps: ServiceDeps, repos: RepoService) {
       if (e instanceof UnknownRevisionError) throw new AppError('not_found', `branch does not exist [name: ${branch}]`);
       throw e;
     }
-    await repos.refreshAfterGitChange(access.repo);
+    // Gitea fires push (and create, for a new branch) for commits made through the API too.
+    await repos.refreshAfterGitChange(
+      access.repo,
+      await refEvents(deps, repos.repoPath(access.repo.id), access, doer, [{ ref: `refs/heads/${newBranch}`, before: newBranch !== branch ? '' : (oldSha ?? ''), after: sha }]),
+    );
 
     const commit = await readCommit(r, sha);
     const parents = await Promise.all(commit.parents.map((p) => readCommit(r, p)));
@@ -410,7 +465,64 @@ export function createContentService(deps: ServiceDeps, repos: RepoService) {
     }
   }
 
-  return { getContents, getRaw, change };
+  /**
+   * POST /repos/{o}/{r}/diffpatch (Gitea's ApplyDiffPatch): applies a unified diff to `branch` (default branch when
+   * absent) and commits it there or on `newBranch` started from it. Like Gitea 1.22 the patch text is taken as sent
+   * (not base64, whatever the field's description says; base64 that decodes to a diff is accepted too) and `sha` is
+   * not compared. A patch that does not apply is 422 (Gitea: 500); a branch that moved meanwhile is 409.
+   */
+  async function applyDiffPatch(access: RepoAccess, actor: Actor, doer: User, input: PatchInput): Promise<ChangeResult> {
+    // The route's guard is reqRepoWriter(code), not the contents API's branch writer check.
+    if (access.mode < AccessMode.write) throw new AppError('forbidden', 'user should have a permission to write to a repo');
+    requireWritable(access);
+    const branch = input.branch?.trim() || access.repo.defaultBranch;
+    if (input.branch?.trim()) checkBranchName(branch, 'BranchName');
+    const newBranch = input.newBranch?.trim() || branch;
+    if (input.newBranch?.trim()) checkBranchName(newBranch, 'NewBranchName');
+    const r = reader(access);
+    const oldSha = access.repo.isEmpty ? null : ((await r.info(`refs/heads/${branch}^{commit}`))?.sha ?? null);
+    if (oldSha === null) throw new AppError('not_found', `branch does not exist [name: ${branch}]`);
+    if (newBranch !== branch) {
+      if (await r.info(`refs/heads/${newBranch}`)) throw new AppError('validation', `branch already exists [name: ${newBranch}]`);
+    } else if (protections) {
+      // Gitea's Validate: committing onto an existing branch needs push rights under its protection rule.
+      const info = (await protections.forBranches(access, actor))(branch);
+      if (info && !info.userCanPush) throw new AppError('forbidden', `user cannot commit to repo [user: ${doer.lowerName}]`);
+    }
+    const { author, committer } = signatures(doer, { ...input, files: [] });
+    let message = input.message?.trim() || 'apply-patch';
+    if (input.signoff) message += `\n\nSigned-off-by: ${committer.name} <${committer.email}>`;
+    let sha: string;
+    try {
+      sha = await applyPatch(repos.repoPath(access.repo.id), {
+        parent: oldSha,
+        branch: newBranch,
+        expectedOld: newBranch !== branch ? null : oldSha,
+        patch: patchText(input.content),
+        message,
+        author,
+        committer,
+      });
+    } catch (e) {
+      if (e instanceof PatchApplyError) throw new AppError('validation', e.message);
+      if (e instanceof InvalidPathError) throw new AppError('validation', `path contains a malformed path component [path: ${e.path}]`);
+      if (e instanceof RefConflictError) {
+        throw new AppError('conflict', `branch ${newBranch} was changed by another request meanwhile; reload and retry`);
+      }
+      if (e instanceof InvalidRefNameError) throw new AppError('validation', '[NewBranchName]: GitRefName');
+      throw e;
+    }
+    // Gitea fires push (and create, for a new branch) for commits made through the API too.
+    await repos.refreshAfterGitChange(
+      access.repo,
+      await refEvents(deps, repos.repoPath(access.repo.id), access, doer, [{ ref: `refs/heads/${newBranch}`, before: newBranch !== branch ? '' : (oldSha ?? ''), after: sha }]),
+    );
+    const commit = await readCommit(r, sha);
+    const parents = await Promise.all(commit.parents.map((p) => readCommit(r, p)));
+    return { commit, parents, files: [], ref: { kind: 'branch', name: newBranch, sha } };
+  }
+
+  return { getContents, getRaw, change, applyDiffPatch };
 }
 
 export type ContentService = ReturnType<typeof createContentService>;

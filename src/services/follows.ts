@@ -33,7 +33,7 @@ export function createFollowService(deps: ServiceDeps) {
   async function list(user: User, direction: 'followers' | 'following', viewer: User | null, paging: Paging) {
     // Gitea's isUserVisibleToViewerCond, in SQL so that totals and pages agree: admins see everyone; anonymous
     // and restricted viewers public users only; others every non-private user, themselves and their own
-    // followers. (Gitea also shows members of the viewer's organizations; there are none yet.)
+    // followers, and the members of their organizations.
     const visible = viewer?.isAdmin ? null : viewer && !viewer.isRestricted ? { codes: [0, 1], viewerId: viewer.id } : { codes: [0] };
     return followsDb.listFollowLinks(db, user.id, direction, visible, paging.offset, paging.limit);
   }

@@ -4,11 +4,13 @@ import type { User } from '../domain/user.js';
 import * as reposDb from '../db/repos.js';
 import * as socialDb from '../db/social.js';
 import * as usersDb from '../db/users.js';
+import * as orgsDb from '../db/orgs.js';
 import { isValidBranchName } from '../git/refs.js';
 import { initBare } from '../git/repo.js';
 import { commitTemplateTree } from '../git/template.js';
 import type { ServiceDeps } from './context.js';
 import type { RepoAccess, RepoService } from './repos.js';
+import { repositoryCreated } from './refevents.js';
 
 export interface GenerateInput {
   readonly owner: string;
@@ -47,7 +49,13 @@ export function createGenerateService(deps: ServiceDeps, repos: RepoService) {
         // Gitea's body here is {"error": ...}; we send it besides the usual message and url.
         throw new AppError('not_found', message, { extra: { error: message } });
       }
-      if (!doer.isAdmin && found.id !== doer.id) throw new AppError('forbidden', 'Only admin can generate repository for other user.');
+      if (!doer.isAdmin && found.id !== doer.id) {
+        if (!found.isOrganization) throw new AppError('forbidden', 'Only admin can generate repository for other user.');
+        // Into an organization: Owners, or a team allowed to create repositories (Gitea's CanCreateOrgRepo).
+        if (!(await orgsDb.canCreateOrgRepo(db, found.id, doer.id))) {
+          throw new AppError('forbidden', 'Given user is not allowed to create repository in organization.');
+        }
+      }
       owner = found;
     }
     const problem = repoNameProblem(input.name);
@@ -63,7 +71,7 @@ export function createGenerateService(deps: ServiceDeps, repos: RepoService) {
 
     let committed = false;
     const objectFormat = tpl.objectFormatName === 'sha256' ? 'sha256' : 'sha1';
-    return repos.materialize(owner, input.name, {
+    const created = await repos.materialize(owner, input.name, {
       conflict: taken,
       async prepare(tmp) {
         await initBare(tmp, { defaultBranch, objectFormat });
@@ -95,9 +103,14 @@ export function createGenerateService(deps: ServiceDeps, repos: RepoService) {
           now,
         );
         if (topics.length) await socialDb.setRepoTopics(trx, id, topics, now);
+        // Webhooks: as for a created repository (default hooks copied in, `repository created`).
+        await repositoryCreated(deps, trx, id, owner, doer);
         return id;
       },
     });
+    deps.events.wake();
+    await repos.ensureCreatorAdmin(owner, created.repo.id, doer);
+    return created;
   }
 
   return { generate };

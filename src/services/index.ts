@@ -23,10 +23,16 @@ import { createDeployKeyService } from './deploykeys.js';
 import { createProtectionService } from './protections.js';
 import { createArchiveService } from './archives.js';
 import { createCodeInfoService } from './codeinfo.js';
+import { createMarkupService } from './markup.js';
+import { createMigrationService } from './migrations.js';
+import { createOrgService } from './orgs.js';
 
+import { createOutbox, type Outbox } from '../events/outbox.js';
+import { createWebhookService } from './webhooks.js';
 export type { ServiceDeps } from './context.js';
 
-export function createServices(deps: ServiceDeps) {
+export function createServices(base: Omit<ServiceDeps, 'events'> & { readonly events?: Outbox }) {
+  const deps: ServiceDeps = { ...base, events: base.events ?? createOutbox(base) };
   const repos = createRepoService(deps);
   const commits = createCommitService(deps, repos);
   const protections = createProtectionService(deps, repos);
@@ -38,15 +44,20 @@ export function createServices(deps: ServiceDeps) {
     branches: createBranchService(deps, repos),
     protections,
     gitHttp: createGitHttpService(deps, repos, protections),
-    contents: createContentService(deps, repos),
+    contents: createContentService(deps, repos, protections),
     tags: createTagService(deps, repos),
     gitData: createGitDataService(deps, repos),
     forks: createForkService(deps, repos),
+    migrations: createMigrationService(deps, repos),
     transfers: createTransferService(deps, repos),
     generate: createGenerateService(deps, repos),
     deployKeys: createDeployKeyService(deps),
     archives: createArchiveService(deps, repos, commits),
     codeInfo: createCodeInfoService(deps, repos, commits),
+    markup: createMarkupService(deps, repos),
+    orgs: createOrgService(deps, repos),
+    webhooks: createWebhookService(deps, repos),
+    events: deps.events,
     config: deps.config,
     auth: createAuthService(deps),
     users: createUserService(deps),

@@ -14,6 +14,7 @@ import { AccessMode } from '../domain/repo.js';
 import type { Actor } from '../domain/user.js';
 import * as protectionsDb from '../db/protections.js';
 import * as usersDb from '../db/users.js';
+import * as orgsDb from '../db/orgs.js';
 import { unixNow, type ServiceDeps } from './context.js';
 import type { RepoAccess, RepoService } from './repos.js';
 
@@ -51,6 +52,9 @@ export interface ProtectionView {
   readonly pushUsers: readonly string[];
   readonly mergeUsers: readonly string[];
   readonly approvalUsers: readonly string[];
+  readonly pushTeams: readonly string[];
+  readonly mergeTeams: readonly string[];
+  readonly approvalTeams: readonly string[];
 }
 
 /** One rule as the pre-receive hook applies it (see git/hooks.ts). */
@@ -82,7 +86,24 @@ export function createProtectionService(deps: ServiceDeps, repos: RepoService) {
     const all = [...new Set([...rule.whitelistUserIds, ...rule.mergeWhitelistUserIds, ...rule.approvalsWhitelistUserIds])];
     const users = new Map((await usersDb.getUsersByIds(db, all)).map((u) => [u.id, u.name]));
     const names = (ids: readonly number[]) => ids.map((id) => users.get(id)).filter((n): n is string => n !== undefined).sort();
-    return { rule, pushUsers: names(rule.whitelistUserIds), mergeUsers: names(rule.mergeWhitelistUserIds), approvalUsers: names(rule.approvalsWhitelistUserIds) };
+    const allTeams = [...new Set([...rule.whitelistTeamIds, ...rule.mergeWhitelistTeamIds, ...rule.approvalsWhitelistTeamIds])];
+    const teams = new Map((await orgsDb.getTeamsByIds(db, allTeams)).map((t) => [t.id, t.name]));
+    const teamNames = (ids: readonly number[]) => ids.map((id) => teams.get(id)).filter((n): n is string => n !== undefined).sort();
+    return {
+      rule,
+      pushUsers: names(rule.whitelistUserIds),
+      mergeUsers: names(rule.mergeWhitelistUserIds),
+      approvalUsers: names(rule.approvalsWhitelistUserIds),
+      pushTeams: teamNames(rule.whitelistTeamIds),
+      mergeTeams: teamNames(rule.mergeWhitelistTeamIds),
+      approvalTeams: teamNames(rule.approvalsWhitelistTeamIds),
+    };
+  }
+
+  /** The caller's teams in the repository's organization (team allow lists), none for user repositories. */
+  async function callerTeamIds(access: RepoAccess, actor: Actor): Promise<number[]> {
+    if (!actor.user || !access.owner.isOrganization) return [];
+    return (await orgsDb.teamsOfUserInOrg(db, access.owner.id, actor.user.id)).map((t) => t.id);
   }
 
   /**
@@ -107,12 +128,25 @@ export function createProtectionService(deps: ServiceDeps, repos: RepoService) {
     return kept;
   }
 
-  /** Team allow lists: repositories of users have no teams (ignored, as Gitea does); organizations have none yet. */
-  function teamIds(access: RepoAccess, names: readonly string[] | undefined, current: readonly number[]): readonly number[] {
+  /**
+   * Team allow lists (Gitea's GetTeamIDsByNames + updateTeamWhitelist): repositories of users have no teams
+   * (ignored, as Gitea does); an unknown team is 422; when the list changed, teams without read access to
+   * the repository are dropped silently.
+   */
+  async function teamIds(access: RepoAccess, names: readonly string[] | undefined, current: readonly number[]): Promise<readonly number[]> {
     if (names === undefined || !access.owner.isOrganization) return current;
-    const [first] = names;
-    if (first !== undefined) throw new AppError('validation', `team does not exist [org_id ${access.owner.id}, team_id 0, name: ${first}]`);
-    return [];
+    const wanted: number[] = [];
+    for (const name of names) {
+      const team = await orgsDb.getTeamByName(db, access.owner.id, name);
+      if (!team) throw new AppError('validation', `team does not exist [org_id ${access.owner.id}, team_id 0, name: ${name}]`);
+      if (!wanted.includes(team.id)) wanted.push(team.id);
+    }
+    if (sameIds(wanted, current)) return current;
+    const kept: number[] = [];
+    for (const team of await orgsDb.getTeamsByIds(db, wanted)) {
+      if (team.mode >= AccessMode.read && (await orgsDb.hasTeamRepo(db, team, access.repo.id))) kept.push(team.id);
+    }
+    return kept;
   }
 
   async function list(access: RepoAccess): Promise<ProtectionView[]> {
@@ -144,15 +178,15 @@ export function createProtectionService(deps: ServiceDeps, repos: RepoService) {
       enableWhitelist: pushList,
       whitelistDeployKeys: pushList && (o.push_whitelist_deploy_keys ?? false),
       whitelistUserIds: await userIds(access, o.push_whitelist_usernames ?? [], [], AccessMode.write),
-      whitelistTeamIds: teamIds(access, o.push_whitelist_teams ?? [], []),
+      whitelistTeamIds: await teamIds(access, o.push_whitelist_teams ?? [], []),
       enableMergeWhitelist: o.enable_merge_whitelist ?? false,
       mergeWhitelistUserIds: await userIds(access, o.merge_whitelist_usernames ?? [], [], AccessMode.write),
-      mergeWhitelistTeamIds: teamIds(access, o.merge_whitelist_teams ?? [], []),
+      mergeWhitelistTeamIds: await teamIds(access, o.merge_whitelist_teams ?? [], []),
       enableStatusCheck: o.enable_status_check ?? false,
       statusCheckContexts: o.status_check_contexts ?? [],
       enableApprovalsWhitelist: o.enable_approvals_whitelist ?? false,
       approvalsWhitelistUserIds: await userIds(access, o.approvals_whitelist_username ?? [], [], AccessMode.read),
-      approvalsWhitelistTeamIds: teamIds(access, o.approvals_whitelist_teams ?? [], []),
+      approvalsWhitelistTeamIds: await teamIds(access, o.approvals_whitelist_teams ?? [], []),
       requiredApprovals: Math.max(0, o.required_approvals ?? 0),
       blockOnRejectedReviews: o.block_on_rejected_reviews ?? false,
       blockOnOfficialReviewRequests: o.block_on_official_review_requests ?? false,
@@ -203,15 +237,15 @@ export function createProtectionService(deps: ServiceDeps, repos: RepoService) {
       enableWhitelist,
       whitelistDeployKeys,
       whitelistUserIds: await userIds(access, o.push_whitelist_usernames, cur.whitelistUserIds, AccessMode.write),
-      whitelistTeamIds: teamIds(access, o.push_whitelist_teams, cur.whitelistTeamIds),
+      whitelistTeamIds: await teamIds(access, o.push_whitelist_teams, cur.whitelistTeamIds),
       enableMergeWhitelist: o.enable_merge_whitelist ?? cur.enableMergeWhitelist,
       mergeWhitelistUserIds: await userIds(access, o.merge_whitelist_usernames, cur.mergeWhitelistUserIds, AccessMode.write),
-      mergeWhitelistTeamIds: teamIds(access, o.merge_whitelist_teams, cur.mergeWhitelistTeamIds),
+      mergeWhitelistTeamIds: await teamIds(access, o.merge_whitelist_teams, cur.mergeWhitelistTeamIds),
       enableStatusCheck: o.enable_status_check ?? cur.enableStatusCheck,
       statusCheckContexts: o.status_check_contexts ?? cur.statusCheckContexts,
       enableApprovalsWhitelist: o.enable_approvals_whitelist ?? cur.enableApprovalsWhitelist,
       approvalsWhitelistUserIds: await userIds(access, o.approvals_whitelist_username, cur.approvalsWhitelistUserIds, AccessMode.read),
-      approvalsWhitelistTeamIds: teamIds(access, o.approvals_whitelist_teams, cur.approvalsWhitelistTeamIds),
+      approvalsWhitelistTeamIds: await teamIds(access, o.approvals_whitelist_teams, cur.approvalsWhitelistTeamIds),
       // Gitea ignores a negative value on edit.
       requiredApprovals: o.required_approvals !== undefined && o.required_approvals >= 0 ? o.required_approvals : cur.requiredApprovals,
       blockOnRejectedReviews: o.block_on_rejected_reviews ?? cur.blockOnRejectedReviews,
@@ -237,6 +271,7 @@ export function createProtectionService(deps: ServiceDeps, repos: RepoService) {
    */
   async function forBranches(access: RepoAccess, actor: Actor): Promise<(branch: string) => BranchProtectionInfo | undefined> {
     const rules = sortRules(await protectionsDb.listProtectedBranches(db, access.repo.id));
+    const myTeams = rules.length ? await callerTeamIds(access, actor) : [];
     return (branch) => {
       const rule = rules.length ? firstMatchingRule(rules, branch) : undefined;
       if (!rule) return undefined;
@@ -246,8 +281,8 @@ export function createProtectionService(deps: ServiceDeps, repos: RepoService) {
         requiredApprovals: rule.requiredApprovals,
         enableStatusCheck: rule.enableStatusCheck,
         statusCheckContexts: rule.statusCheckContexts,
-        userCanPush: user ? canUserPush(rule, user.id, access.mode, AccessMode.write) : false,
-        userCanMerge: user ? canUserMerge(rule, user.id, access.mode, AccessMode.write) : false,
+        userCanPush: user ? canUserPush(rule, user.id, access.mode, AccessMode.write, myTeams) : false,
+        userCanMerge: user ? canUserMerge(rule, user.id, access.mode, AccessMode.write, myTeams) : false,
         showRuleName: access.mode >= AccessMode.admin,
       };
     };
@@ -264,13 +299,14 @@ export function createProtectionService(deps: ServiceDeps, repos: RepoService) {
    */
   async function hookRules(access: RepoAccess, actor: Actor): Promise<HookRule[]> {
     const rules = sortRules(await protectionsDb.listProtectedBranches(db, access.repo.id));
+    const myTeams = rules.length ? await callerTeamIds(access, actor) : [];
     return rules.map((r) => {
       const m = ruleMatcher(r.ruleName);
       return {
         name: r.ruleName,
         re: m.source,
         flags: m.flags,
-        push: actor.user ? canUserPush(r, actor.user.id, access.mode, AccessMode.write) : false,
+        push: actor.user ? canUserPush(r, actor.user.id, access.mode, AccessMode.write, myTeams) : false,
         protectedFiles: filePatternSources(r.protectedFilePatterns),
         unprotectedFiles: filePatternSources(r.unprotectedFilePatterns),
       };

@@ -8,12 +8,18 @@ import { isUniqueViolation, type Db } from '../db/index.js';
 import * as reposDb from '../db/repos.js';
 import * as usersDb from '../db/users.js';
 import * as transfersDb from '../db/transfers.js';
+import * as mirrorsDb from '../db/mirrors.js';
+import { DurationError, formatGoDuration, parseMirrorInterval } from '../domain/duration.js';
+import * as orgsDb from '../db/orgs.js';
+import * as socialDb from '../db/social.js';
+import { canSeeOrg, type Team } from '../domain/org.js';
 import { branchRef, isValidBranchName } from '../git/refs.js';
-import { commitFiles, countCommits, initBare, repoSizeBytes, resolveFullRef, setHead, supportsSha256 } from '../git/repo.js';
+import { commitFiles, countCommits, initBare, repoSizeBytes, resolveFullRef, setHead, supportsSha256, writeCommitGraph } from '../git/repo.js';
 import { listBranches } from '../git/branches.js';
 import { getGitignore, getLabelTemplate, getLicense } from '../templates/index.js';
 import { unixNow, type ServiceDeps } from './context.js';
 import type { Paging } from './paging.js';
+import { repositoryCreated } from './refevents.js';
 
 export interface CreateRepoInput {
   readonly name: string;
@@ -39,13 +45,15 @@ export interface EditRepoInput {
   readonly archived?: boolean | undefined;
   readonly defaultBranch?: string | undefined;
   readonly settings?: Partial<RepoSettings>;
+  /** Mirrors only: remove branches and tags gone from the remote at each sync. */
+  readonly enablePrune?: boolean | undefined;
 }
 
 /** A repository the caller may see, with the caller's access mode on it. */
 export interface RepoAccess extends RepoWithOwner {
   readonly mode: number;
   /** The pending transfer while the repository has one (Gitea's repo_transfer in the Repository JSON). */
-  readonly transfer?: { readonly doer: User; readonly recipient: User } | undefined;
+  readonly transfer?: { readonly doer: User; readonly recipient: User; readonly teams?: readonly Team[] } | undefined;
 }
 
 /** The query of GET /repos/search, as clients send it. */
@@ -87,19 +95,53 @@ export function createRepoService(deps: ServiceDeps) {
 
   /** Repositories live on disk by id, so renames of owners and repositories never move directories. */
   const repoPath = (id: number) => join(root, `${id}.git`);
+  /** Cached clone/fetch packs of a repository (git/packcache.ts), outside the repository itself. */
+  const packCacheDir = (id: number) => join(config.server.appDataPath, 'pack-cache', String(id));
 
-  /** The caller's access mode (Gitea's perm.AccessMode): owner and site admins 4, collaborators their mode, public 1. */
+  /**
+   * The caller's access mode (Gitea's perm.AccessMode): owner and site admins 4, collaborators their mode,
+   * on organization repositories the best of the caller's teams that have the repository, public 1.
+   */
   async function accessMode(repo: Repository, owner: User, user: User | null): Promise<number> {
-    const collab = user && user.id !== owner.id && !user.isAdmin ? await reposDb.getCollaboratorMode(db, repo.id, user.id) : 0;
-    return modeFrom(repo, owner, user, collab);
+    if (!user || user.id === owner.id || user.isAdmin) return modeFrom(repo, owner, user, 0);
+    const collab = await reposDb.getCollaboratorMode(db, repo.id, user.id);
+    if (!owner.isOrganization) return modeFrom(repo, owner, user, collab);
+    const [member, teams] = await Promise.all([
+      orgsDb.isOrgMember(db, owner.id, user.id),
+      orgsDb.teamsCoveringRepos(db, user.id, [{ id: repo.id, ownerId: owner.id }]),
+    ]);
+    return modeFrom(repo, owner, user, collab, { member, team: teamMode(teams.get(repo.id)) });
   }
 
-  /** The access rule itself, given the caller's collaborator mode (0 when none). */
-  function modeFrom(repo: Repository, owner: User, user: User | null, collab: number): number {
+  /**
+   * What a user's teams give on one repository (Gitea 1.22): a team with admin or owner mode makes the
+   * member repository owner; otherwise the team's mode on the code unit (our single access mode follows
+   * the code unit, which is what `permissions.push/pull` report).
+   */
+  function teamMode(teams: readonly { mode: number; units: Record<string, number> }[] | undefined): number {
+    let best: number = AccessMode.none;
+    for (const t of teams ?? []) {
+      if (t.mode >= AccessMode.admin) return AccessMode.owner;
+      best = Math.max(best, t.units['repo.code'] ?? AccessMode.none);
+    }
+    return best;
+  }
+
+  /**
+   * The access rule itself, given the caller's collaborator mode (0 when none) and, for organization
+   * repositories, whether the caller is a member and what their teams give.
+   */
+  function modeFrom(repo: Repository, owner: User, user: User | null, collab: number, org?: { member: boolean; team: number }): number {
     if (user && (user.id === owner.id || user.isAdmin)) return AccessMode.owner;
-    if (collab > 0) return collab;
+    const ownerVisible = owner.isOrganization ? canSeeOrg(owner, user, org?.member ?? false) : canSeeUser(owner, user);
+    // Gitea: an owner the caller may not see hides its repositories, unless the caller collaborates on them.
+    if (owner.isOrganization && !ownerVisible && collab === 0) return AccessMode.none;
+    const team = org?.team ?? AccessMode.none;
+    if (team >= AccessMode.owner) return AccessMode.owner;
+    const granted = Math.max(collab, team);
+    if (granted > 0) return granted;
     // Restricted users get nothing from publicness (Gitea's access model, BEHAVIOUR 6.3 step 5).
-    if (!repo.isPrivate && canSeeUser(owner, user) && !user?.isRestricted) return AccessMode.read;
+    if (!repo.isPrivate && ownerVisible && !user?.isRestricted) return AccessMode.read;
     return AccessMode.none;
   }
 
@@ -154,8 +196,12 @@ export function createRepoService(deps: ServiceDeps) {
     if (repo.status !== 2) return undefined;
     const t = await transfersDb.getPendingTransfer(db, repo.id);
     if (!t) return undefined;
-    const [doer, recipient] = await Promise.all([usersDb.getUserById(db, t.doerId), usersDb.getUserById(db, t.recipientId)]);
-    return doer && recipient ? { doer, recipient } : undefined;
+    const [doer, recipient, teams] = await Promise.all([
+      usersDb.getUserById(db, t.doerId),
+      usersDb.getUserById(db, t.recipientId),
+      orgsDb.getTeamsByIds(db, t.teamIds),
+    ]);
+    return doer && recipient ? { doer, recipient, teams } : undefined;
   }
 
   async function resolveById(id: number, actor: Actor): Promise<RepoAccess> {
@@ -301,7 +347,7 @@ export function createRepoService(deps: ServiceDeps) {
     const { defaultBranch, objectFormat } = await validateCreate(input);
     const conflict = () => new AppError('conflict', 'The repository with the same name already exists.');
     if (await reposDb.getRepoByName(db, owner.id, input.name)) throw conflict();
-    return materialize(owner, input.name, {
+    const created = await materialize(owner, input.name, {
       conflict,
       async prepare(tmp) {
         await initBare(tmp, { defaultBranch, objectFormat });
@@ -314,8 +360,8 @@ export function createRepoService(deps: ServiceDeps) {
           author: { name: doer.fullName || doer.name, email: doer.email, when: new Date(deps.clock()) },
         });
       },
-      insert: (trx, now) =>
-        reposDb.insertRepo(
+      async insert(trx, now) {
+        const id = await reposDb.insertRepo(
           trx,
           owner.id,
           {
@@ -331,20 +377,45 @@ export function createRepoService(deps: ServiceDeps) {
             settings: { ...DEFAULT_REPO_SETTINGS, issueLabels: input.issueLabels ?? '' },
           },
           now,
-        ),
+        );
+        // Webhooks: default hooks copied in, `repository created` recorded with the row.
+        await repositoryCreated(deps, trx, id, owner, doer);
+        return id;
+      },
     });
+    deps.events.wake();
+    await ensureCreatorAdmin(owner, created.repo.id, doer);
+    return created;
+  }
+
+  /**
+   * Gitea's CreateRepositoryByExample: in an organization, a creator whose teams do not make them
+   * repository admin becomes an admin collaborator (create, fork and generate alike).
+   */
+  async function ensureCreatorAdmin(owner: User, repoId: number, doer: User): Promise<void> {
+    if (!owner.isOrganization || doer.isAdmin || doer.id === owner.id) return;
+    const teams = await orgsDb.teamsCoveringRepos(db, doer.id, [{ id: repoId, ownerId: owner.id }]);
+    if (teamMode(teams.get(repoId)) >= AccessMode.admin) return;
+    await socialDb.upsertCollaborator(db, repoId, doer.id, AccessMode.admin, unixNow(deps));
   }
 
   /** Deletes the row first (the repository disappears at once), then its directory. */
-  async function remove(access: RepoAccess): Promise<void> {
+  async function remove(access: RepoAccess, doer?: User): Promise<void> {
     // Gitea's reqOwner guard: admin collaborators may not delete either.
     if (access.mode < AccessMode.owner) throw new AppError('forbidden', 'user should be the owner of the repo');
     await db.transaction().execute(async (trx) => {
       await reposDb.deleteRepoRow(trx, access.repo.id);
       await reposDb.refreshOwnerRepoCount(trx, access.owner.id);
+      // The repository's own hooks went with its row; its owner's and the system hooks hear of it.
+      if (doer) await deps.events.emit(trx, { type: 'repository', action: 'deleted', repo: { repo: access.repo, owner: access.owner }, sender: doer });
     });
+    deps.events.wake();
     await deps.catFile.close(repoPath(access.repo.id));
+    // A commit-graph write still running would put files back into the directory being removed.
+    maintenanceAgain.delete(access.repo.id);
+    await maintenanceRunning.get(access.repo.id);
     await rm(repoPath(access.repo.id), { recursive: true, force: true });
+    await rm(packCacheDir(access.repo.id), { recursive: true, force: true });
   }
 
   async function edit(access: RepoAccess, input: EditRepoInput): Promise<RepoAccess> {
@@ -382,10 +453,32 @@ export function createRepoService(deps: ServiceDeps) {
         changes.defaultBranch = input.defaultBranch;
       }
     }
-    if (input.settings) changes.settings = { ...repo.settings, ...input.settings };
+    let mirrorSeconds: number | undefined;
+    if (input.settings) {
+      const settings = { ...input.settings };
+      // Gitea applies mirror_interval to mirrors only (ignored otherwise): Go duration text, 0 = on request only,
+      // else at least [mirror] MIN_INTERVAL; errors are 422.
+      if (settings.mirrorInterval !== undefined) {
+        if (!repo.isMirror) delete settings.mirrorInterval;
+        else {
+          try {
+            mirrorSeconds = parseMirrorInterval(settings.mirrorInterval);
+          } catch (e) {
+            if (e instanceof DurationError) throw new AppError('validation', e.message);
+            throw e;
+          }
+          settings.mirrorInterval = formatGoDuration(mirrorSeconds * 1000);
+        }
+      }
+      changes.settings = { ...repo.settings, ...settings };
+    }
     try {
       await db.transaction().execute(async (trx) => {
         await reposDb.updateRepo(trx, repo.id, changes);
+        if (mirrorSeconds !== undefined) {
+          await mirrorsDb.updateMirrorSchedule(trx, repo.id, mirrorSeconds, mirrorSeconds > 0 ? unixNow(deps) + mirrorSeconds : 0);
+        }
+        if (repo.isMirror && input.enablePrune !== undefined) await mirrorsDb.setMirrorPrune(trx, repo.id, input.enablePrune);
         if (renamedFrom) {
           await reposDb.deleteRepoRedirect(trx, owner.id, input.name!.toLowerCase());
           await reposDb.setRepoRedirect(trx, owner.id, renamedFrom, repo.id);
@@ -404,12 +497,23 @@ export function createRepoService(deps: ServiceDeps) {
     const ownerIds = [...new Set(repos.map((r) => r.ownerId))];
     const owners = new Map((await usersDb.getUsersByIds(db, ownerIds)).map((u) => [u.id, u]));
     // Collaborations of the caller for the whole page in one query, not one per repository.
-    const collabs = actor.user ? await reposDb.getCollaboratorModes(db, repos.map((r) => r.id), actor.user.id) : new Map<number, number>();
+    const user = actor.user;
+    const collabs = user ? await reposDb.getCollaboratorModes(db, repos.map((r) => r.id), user.id) : new Map<number, number>();
+    // Organization memberships and team grants of the caller for the whole page, too.
+    const orgRepos = repos.filter((r) => owners.get(r.ownerId)?.isOrganization);
+    const [memberOf, teams] =
+      user && !user.isAdmin && orgRepos.length
+        ? await Promise.all([
+            orgsDb.memberOrgIds(db, user.id, [...new Set(orgRepos.map((r) => r.ownerId))]),
+            orgsDb.teamsCoveringRepos(db, user.id, orgRepos),
+          ])
+        : [new Set<number>(), new Map<number, { mode: number; units: Record<string, number> }[]>()];
     const out: RepoAccess[] = [];
     for (const repo of repos) {
       const owner = owners.get(repo.ownerId);
       if (!owner) continue;
-      out.push({ repo, owner, mode: modeFrom(repo, owner, actor.user, collabs.get(repo.id) ?? 0), transfer: await pendingTransferOf(repo) });
+      const org = owner.isOrganization ? { member: memberOf.has(owner.id), team: teamMode(teams.get(repo.id)) } : undefined;
+      out.push({ repo, owner, mode: modeFrom(repo, owner, user, collabs.get(repo.id) ?? 0, org), transfer: await pendingTransferOf(repo) });
     }
     return out;
   }
@@ -491,7 +595,10 @@ export function createRepoService(deps: ServiceDeps) {
     for (const id of await reposDb.repoIdsOfOwner(db, owner.id)) {
       await reposDb.deleteRepoRow(db, id);
       await deps.catFile.close(repoPath(id));
+      maintenanceAgain.delete(id);
+      await maintenanceRunning.get(id);
       await rm(repoPath(id), { recursive: true, force: true });
+      await rm(packCacheDir(id), { recursive: true, force: true });
     }
     await reposDb.refreshOwnerRepoCount(db, owner.id);
   }
@@ -504,7 +611,7 @@ export function createRepoService(deps: ServiceDeps) {
    * an empty repository's default branch follows what was created when its configured one was not, and
    * size and commit count are stored so that reads need no git.
    */
-  async function refreshAfterGitChange(repo: Repository): Promise<void> {
+  async function refreshAfterGitChange(repo: Repository, emit?: (trx: Db, updated: Repository) => Promise<unknown>): Promise<void> {
     const path = repoPath(repo.id);
     const branches = await listBranches(path);
     let defaultBranch = repo.defaultBranch;
@@ -513,10 +620,42 @@ export function createRepoService(deps: ServiceDeps) {
       await setHead(path, defaultBranch);
     }
     const [size, numCommits] = await Promise.all([repoSizeBytes(path), branches.length ? countCommits(path, `refs/heads/${defaultBranch}`) : Promise.resolve(0)]);
-    await reposDb.updateRepo(db, repo.id, { isEmpty: branches.length === 0, defaultBranch, size, numCommits, updatedUnix: unixNow(deps) });
+    const fields = { isEmpty: branches.length === 0, defaultBranch, size, numCommits, updatedUnix: unixNow(deps) };
+    if (emit) {
+      // Webhook deliveries of the change commit with the row update that records it (the outbox).
+      await db.transaction().execute(async (trx) => {
+        await reposDb.updateRepo(trx, repo.id, fields);
+        await emit(trx, (await reposDb.getRepoById(trx, repo.id)) ?? repo);
+      });
+      deps.events.wake();
+    } else {
+      await reposDb.updateRepo(db, repo.id, fields);
+    }
+    if (branches.length > 0) scheduleMaintenance(repo.id);
   }
 
-  return { sweepAbandoned, materialize, searchByQuery, repoPath, removeAllOwnedBy, resolve, resolveById, create, remove, edit, search, withAccess, withParents, accessMode, accessModeOf, refreshAfterGitChange };
+  // Background upkeep after git changes: one run per repository at a time, a change during a run queues one more.
+  const maintenanceRunning = new Map<number, Promise<void>>();
+  const maintenanceAgain = new Set<number>();
+  function scheduleMaintenance(id: number): void {
+    if (maintenanceRunning.has(id)) {
+      maintenanceAgain.add(id);
+      return;
+    }
+    const run = writeCommitGraph(repoPath(id))
+      .catch((e: unknown) => deps.log.warn('commit-graph write failed', { repoId: id, err: String(e) }))
+      .finally(() => {
+        maintenanceRunning.delete(id);
+        if (maintenanceAgain.delete(id)) scheduleMaintenance(id);
+      });
+    maintenanceRunning.set(id, run);
+  }
+  /** Waits for background upkeep (app close: nothing writes into a repository after it). */
+  async function settleMaintenance(): Promise<void> {
+    while (maintenanceRunning.size > 0) await Promise.all(maintenanceRunning.values());
+  }
+
+  return { ensureCreatorAdmin, sweepAbandoned, materialize, searchByQuery, repoPath, packCacheDir, removeAllOwnedBy, resolve, resolveById, create, remove, edit, search, withAccess, withParents, accessMode, accessModeOf, refreshAfterGitChange, settleMaintenance };
 }
 
 export type RepoService = ReturnType<typeof createRepoService>;

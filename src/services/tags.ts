@@ -8,6 +8,8 @@ import { createTag, getTag, listTags, type GitTag } from '../git/tags.js';
 import { unixNow, type ServiceDeps } from './context.js';
 import type { Paging } from './paging.js';
 import type { RepoAccess, RepoService } from './repos.js';
+import { refEvents } from './refevents.js';
+import type { RefUpdate } from '../git/pushinfo.js';
 
 export function createTagService(deps: ServiceDeps, repos: RepoService) {
   /** All tags from one `git for-each-ref`, in Gitea's order, paged in memory. */
@@ -52,11 +54,22 @@ export function createTagService(deps: ServiceDeps, repos: RepoService) {
       if (e instanceof RefConflictError) throw new AppError('conflict', `tag already exists [name: ${name}]`);
       throw e;
     }
-    await reposDb.updateRepo(deps.db, access.repo.id, { updatedUnix: unixNow(deps) });
-    return (await getTag(path, name))!;
+    const tag = (await getTag(path, name))!;
+    await recordRefChange(access, doer, [{ ref: tagRef(name), before: '', after: tag.id }], true);
+    return tag;
   }
 
-  async function remove(access: RepoAccess, name: string): Promise<void> {
+  /** The row update of a ref change and its webhook events (create/delete/push), in one transaction. */
+  async function recordRefChange(access: RepoAccess, doer: User | undefined, updates: RefUpdate[], touch: boolean): Promise<void> {
+    const emit = doer ? await refEvents(deps, repos.repoPath(access.repo.id), access, doer, updates) : null;
+    await deps.db.transaction().execute(async (trx) => {
+      if (touch) await reposDb.updateRepo(trx, access.repo.id, { updatedUnix: unixNow(deps) });
+      if (emit) await emit(trx, access.repo);
+    });
+    deps.events.wake();
+  }
+
+  async function remove(access: RepoAccess, name: string, doer?: User): Promise<void> {
     requireWritable(access);
     const path = repos.repoPath(access.repo.id);
     const tag = await getTag(path, name);
@@ -68,6 +81,7 @@ export function createTagService(deps: ServiceDeps, repos: RepoService) {
       if (e instanceof RefConflictError) throw notFound();
       throw e;
     }
+    await recordRefChange(access, doer, [{ ref: tagRef(name), before: tag.id, after: '' }], false);
   }
 
   return { list, get, create, remove };

@@ -6,6 +6,8 @@ import * as usersDb from '../db/users.js';
 import * as emailsDb from '../db/emails.js';
 import { refreshFollowCounters } from '../db/follows.js';
 import * as followsDb from '../db/follows.js';
+import * as orgsDb from '../db/orgs.js';
+import { canSeeOrg } from '../domain/org.js';
 import { hashPassword } from './passwords.js';
 import { unixNow, type ServiceDeps } from './context.js';
 import type { Paging } from './paging.js';
@@ -76,10 +78,13 @@ export function createUserService(deps: ServiceDeps) {
     return { passwd: h.passwd, salt: h.salt, passwdHashAlgo: h.algo };
   }
 
-  /** Gitea's IsUserVisibleToViewer: a private user who follows a (non-restricted) viewer is visible to them. */
+  /**
+   * Gitea's IsUserVisibleToViewer: a private user who follows a (non-restricted) viewer, or shares an
+   * organization with them, is visible to them.
+   */
   async function followsViewer(user: User, viewer: User | null): Promise<boolean> {
     if (!viewer || viewer.isRestricted || user.visibility !== 'private' || user.isOrganization) return false;
-    return followsDb.isFollowing(db, user.id, viewer.id);
+    return (await followsDb.isFollowing(db, user.id, viewer.id)) || (await orgsDb.shareOrganization(db, user.id, viewer.id));
   }
 
   /** Looks up an account by name for `viewer`; invisible accounts are 404, renamed ones redirect (307). */
@@ -93,8 +98,12 @@ export function createUserService(deps: ServiceDeps) {
       }
       throw notFound();
     }
-    if (user.isOrganization && !opts.allowOrg) throw notFound();
-    if (!canSeeUser(user, actor.user) && !(await followsViewer(user, actor.user))) throw notFound();
+    if (user.isOrganization) {
+      if (!opts.allowOrg) throw notFound();
+      // Private organizations are visible to their members only (Gitea's HasOrgOrUserVisible).
+      const member = actor.user && !actor.user.isAdmin ? await orgsDb.isOrgMember(db, user.id, actor.user.id) : false;
+      if (!canSeeOrg(user, actor.user, member)) throw notFound();
+    } else if (!canSeeUser(user, actor.user) && !(await followsViewer(user, actor.user))) throw notFound();
     if (actor.scopes?.publicOnly && user.visibility !== 'public' && !user.isOrganization) {
       throw new AppError('forbidden', 'token scope is limited to public users');
     }
@@ -240,6 +249,9 @@ export function createUserService(deps: ServiceDeps) {
     if (target.isOrganization) throw new AppError('validation', `${target.name} is an organization not a user`);
     if (target.id === doer.id) throw new AppError('validation', 'you cannot delete yourself');
     if (!purge && target.numRepos > 0) throw new AppError('validation', `user still has ownership of repositories [uid: ${target.id}]`);
+    if (!purge && (await orgsDb.listOrgsOfUser(db, target.id, null, 0, 1)).total > 0) {
+      throw new AppError('validation', `user still has membership of organizations [uid: ${target.id}]`);
+    }
     if (target.isAdmin && (await usersDb.countAdmins(db)) <= 1) throw new AppError('validation', `can not delete the last admin user [uid: ${target.id}]`);
     await db.transaction().execute(async (trx) => {
       // Keys, tokens, e-mails, follows and redirects go with the row (ON DELETE CASCADE); the follow

@@ -120,6 +120,32 @@ describeDb('gitea-js client', () => {
     expect(after.error).toEqual({ message: expect.any(String), url: swaggerUrl });
   });
 
+  it('creates an organization, a team with a member and an organization repository the team can write', async () => {
+    const owner = await s.createUser();
+    const member = await s.createUser();
+    const api = withToken(owner.token);
+    const name = uniqueName('jsorg');
+    const org = await api.orgs.orgCreate({ username: name, visibility: 'private' });
+    expect(org.status).toBe(201);
+    expect(org.data).toMatchObject({ name, username: name, visibility: 'private' });
+    expect((await api.orgs.orgGet(name)).data.id).toBe(org.data.id);
+    const team = await api.orgs.orgCreateTeam(name, { name: 'devs', permission: 'write', units: ['repo.code'] });
+    expect(team.status).toBe(201);
+    expect(team.data).toMatchObject({ name: 'devs', permission: 'write', units: ['repo.code'], organization: { name } });
+    const added = await api.teams.orgAddTeamMember(team.data.id!, member.name);
+    expect(added.status).toBe(204);
+    const repo = await api.orgs.createOrgRepo(name, { name: 'shared' });
+    expect(repo.status).toBe(201);
+    const linked = await api.teams.orgAddTeamRepository(team.data.id!, name, 'shared');
+    expect(linked.status).toBe(204);
+    const seen = await withToken(member.token).repos.repoGet(name, 'shared');
+    expect(seen.data.permissions).toEqual({ admin: false, push: true, pull: true });
+    const teams = await withToken(member.token).user.userListTeams();
+    expect(teams.data.map((t) => [t.name, t.organization?.name])).toEqual([['devs', name]]);
+    const hidden = await failure(withToken((await s.createUser()).token).orgs.orgGet(name));
+    expect(hidden.status).toBe(404);
+  });
+
   it('getVersion answers a semantic version gitea-js can read', async () => {
     const v = await withToken(s.admin.token).version.getVersion();
     expect(v.status).toBe(200);

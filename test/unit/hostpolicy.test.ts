@@ -18,6 +18,10 @@ describe('isExternalIp', () => {
     ['::1', false],
     ['::ffff:127.0.0.1', false],
     ['::ffff:7f00:1', false],
+    ['0:0:0:0:0:ffff:7f00:1', false],
+    ['::ffff:0:7f00:1', false],
+    ['::ffff:0:10.0.0.1', false],
+    ['::7f00:1', false],
     ['64:ff9b::7f00:1', false],
     ['2002:7f00:1::', false],
     ['2001:0:4136:e378::1', false],
@@ -65,6 +69,11 @@ describe('policies', () => {
     const local = migrationHostPolicy({ allowLocalNetworks: true, allowedDomains: [], blockedDomains: [] });
     expect(local.allows('localhost', '127.0.0.1')).toBe(true);
     expect(local.allows('x', '0.0.0.0')).toBe(false);
+    for (const ip of ['10.1.2.3', '192.168.0.1', 'fd00::1', '::1', '::ffff:127.0.0.1', '8.8.8.8']) expect([ip, local.allows('x', ip)]).toEqual([ip, true]);
+    // Local networks are RFC 1918 / RFC 4193 and loopback, not link-local (cloud metadata), CGNAT or tunnels.
+    for (const ip of ['169.254.169.254', 'fe80::1', '::ffff:169.254.169.254', '100.64.0.1', '64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::', '224.0.0.1', 'ff02::1', '::', '255.255.255.255']) {
+      expect([ip, local.allows('x', ip)]).toEqual([ip, false]);
+    }
   });
   it('checkUrlAllowed refuses IP literals and names resolving to refused addresses', async () => {
     const p = webhookHostPolicy(['external']);

@@ -22,13 +22,13 @@ export const repoGetBranch: Handler<'repoGetBranch'> = async (ctx) => {
 export const repoCreateBranch: Handler<'repoCreateBranch'> = async (ctx) => {
   const access = await ctx.services.repos.resolve(ctx.path.owner, ctx.path.repo, ctx.actor);
   // old_branch_name is deprecated but still honoured when old_ref_name is absent.
-  const branch = await ctx.services.branches.create(access, ctx.body.new_branch_name, ctx.body.old_ref_name || ctx.body.old_branch_name);
+  const branch = await ctx.services.branches.create(access, ctx.body.new_branch_name, ctx.body.old_ref_name || ctx.body.old_branch_name, ctx.doer ?? undefined);
   const protection = await ctx.services.protections.forBranches(access, ctx.actor);
   return { status: 201, body: toApiBranch(branch, fullName(access), true, ctx.services.config, protection(branch.name)) };
 };
 
 export const repoDeleteBranch: Handler<'repoDeleteBranch'> = async (ctx) => {
   const access = await ctx.services.repos.resolve(ctx.path.owner, ctx.path.repo, ctx.actor);
-  await ctx.services.branches.remove(access, ctx.path.branch);
+  await ctx.services.branches.remove(access, ctx.path.branch, ctx.doer ?? undefined);
   return { status: 204, body: undefined };
 };

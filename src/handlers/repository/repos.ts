@@ -51,13 +51,14 @@ export const repoEdit: Handler<'repoEdit'> = async (ctx) => {
     archived: b.archived,
     defaultBranch: b.default_branch,
     settings,
+    enablePrune: b.enable_prune,
   });
   return { status: 200, body: toApiRepo(edited, ctx.doer, ctx.services.config) };
 };
 
 export const repoDelete: Handler<'repoDelete'> = async (ctx) => {
   const access = await ctx.services.repos.resolve(ctx.path.owner, ctx.path.repo, ctx.actor);
-  await ctx.services.repos.remove(access);
+  await ctx.services.repos.remove(access, ctx.doer ?? undefined);
   return { status: 204, body: undefined };
 };
 

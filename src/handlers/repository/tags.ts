@@ -23,6 +23,6 @@ export const repoCreateTag: Handler<'repoCreateTag'> = async (ctx) => {
 
 export const repoDeleteTag: Handler<'repoDeleteTag'> = async (ctx) => {
   const access = await ctx.services.repos.resolve(ctx.path.owner, ctx.path.repo, ctx.actor);
-  await ctx.services.tags.remove(access, ctx.path.tag);
+  await ctx.services.tags.remove(access, ctx.path.tag, requireDoer(ctx));
   return { status: 204, body: undefined };
 };

@@ -2,7 +2,8 @@ import type { Handler } from '../kit.js';
 import { toApiUser } from '../../convert/user.js';
 
 export const userGet: Handler<'userGet'> = async (ctx) => {
-  const user = await ctx.services.users.resolveVisible(ctx.path.username, ctx.actor);
+  // Gitea answers organizations here too, as User JSON.
+  const user = await ctx.services.users.resolveVisible(ctx.path.username, ctx.actor, { allowOrg: true });
   return { status: 200, body: toApiUser(user, ctx.doer, ctx.services.config) };
 };
 

@@ -1,6 +1,6 @@
 // git clone / fetch / push over smart HTTP with the stock git client against the running server.
 import { it, expect, beforeAll, afterAll } from '@jest/globals';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describeDb, startServer, uniqueName, type TestServer, type TestUser } from '../../helpers/server.js';
 import { CLIENT_EMAIL, CLIENT_NAME, createGitCli, type GitCli } from '../../helpers/gitcli.js';
@@ -35,7 +35,7 @@ describeDb('git smart HTTP', () => {
   const createRepo = async (user: TestUser, body: Record<string, unknown>) => {
     const r = await s.client.post('/user/repos', body, { token: user.token });
     expect(r.status).toBe(201);
-    return r.body as { name: string; empty: boolean; default_branch: string };
+    return r.body as { id: number; name: string; empty: boolean; default_branch: string };
   };
 
   /** A raw request to the git endpoints (not under /api/v1, so no contract check). */
@@ -73,6 +73,39 @@ describeDb('git smart HTTP', () => {
         expect(await readFile(join(dir, 'README.md'), 'utf8')).toBe(README);
       }
     }
+  });
+
+  it('serves a repeated clone from the pack cache; a new commit makes a new pack', async () => {
+    const name = uniqueName('cached');
+    const repo = await createRepo(owner, { name, auto_init: true });
+    const cacheDir = s.app.services.repos.packCacheDir(repo.id);
+    const packs = async () => (await readdir(cacheDir).catch(() => [] as string[])).filter((n) => n.endsWith('.pack'));
+    const cloneOnce = async () => {
+      const dir = join(await git.dir('pc'), 'c');
+      const r = await git.run(['clone', '-q', remote(owner.name, name), dir]);
+      expect(r.code).toBe(0);
+      return dir;
+    };
+    const first = await cloneOnce();
+    const [pack] = await packs();
+    expect(pack).toMatch(/^[0-9a-f]{64}\.pack$/);
+    const before = (await stat(join(cacheDir, pack!))).mtimeMs;
+    await new Promise((r) => setTimeout(r, 20));
+    const second = await cloneOnce();
+    // The same wants give the same key: one pack, touched by the hit, and an identical clone.
+    expect(await packs()).toEqual([pack]);
+    expect((await stat(join(cacheDir, pack!))).mtimeMs).toBeGreaterThan(before);
+    expect(await git.ok(['rev-parse', 'HEAD'], { cwd: second })).toBe(await git.ok(['rev-parse', 'HEAD'], { cwd: first }));
+    await git.ok(['fsck', '--strict'], { cwd: second });
+    // A push changes what a clone wants: a second pack, and the clone has the new commit.
+    const sha = await git.commit(first, { 'new.txt': 'n\n' }, 'new commit');
+    expect((await git.run(['push', '-q', remote(owner.name, name, { user: owner.name, password: owner.password }), 'main'], { cwd: first })).code).toBe(0);
+    const third = await cloneOnce();
+    expect(await git.ok(['rev-parse', 'HEAD'], { cwd: third })).toBe(sha);
+    expect((await packs()).length).toBe(2);
+    // Deleting the repository removes its cache.
+    expect((await s.client.delete(`/repos/${owner.name}/${name}`, { token: owner.token })).status).toBe(204);
+    expect(await packs()).toEqual([]);
   });
 
   it('advertises refs with the smart content type and no caching', async () => {
@@ -201,6 +234,10 @@ describeDb('git smart HTTP', () => {
     const clone = join(await git.dir(), 'c');
     await git.ok(['clone', remote(owner.name, name), clone]);
     expect(await git.ok(['symbolic-ref', '--short', 'HEAD'], { cwd: clone })).toBe('trunk');
+    // Background upkeep after the push writes a commit-graph (with changed-path filters) into the repository.
+    await s.app.services.repos.settleMaintenance();
+    const chain = await readFile(join(s.app.config.repository.root, `${created.id}.git`, 'objects/info/commit-graphs/commit-graph-chain'), 'utf8');
+    expect(chain.trim()).toMatch(/^[0-9a-f]{40}$/);
   });
 
   it('keeps the configured default branch of an empty repository when it is pushed', async () => {

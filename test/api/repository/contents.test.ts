@@ -142,7 +142,8 @@ describeDb('contents and raw files', () => {
     it('returns a file with its base64 content and every link', async () => {
       const r = await s.client.get(`/repos/${owner.name}/${pub}/contents/README.md`);
       expect(r.status).toBe(200);
-      expect(r.body).toEqual(expectedFile(pub, 'README.md', 'main', 'branch', 'main', sha.c2!, await rev('main:README.md'), b64(README), README.length));
+      // last_commit_sha is the last commit that changed the path (c1), not the ref's commit (c2), as in Gitea.
+      expect(r.body).toEqual(expectedFile(pub, 'README.md', 'main', 'branch', 'main', sha.c1!, await rev('main:README.md'), b64(README), README.length));
     });
 
     it('lists the root directory in tree order, without content, with link targets and submodule URLs', async () => {
@@ -162,14 +163,15 @@ describeDb('contents and raw files', () => {
         ['run.sh', 'file'],
       ]);
       const byName = Object.fromEntries(r.body.map((e) => [e.name, e]));
-      expect(byName['README.md']).toEqual(expectedFile(pub, 'README.md', 'main', 'branch', 'main', sha.c2!, await rev('main:README.md'), null, README.length));
+      expect(byName['README.md']).toEqual(expectedFile(pub, 'README.md', 'main', 'branch', 'main', sha.c1!, await rev('main:README.md'), null, README.length));
+      expect(byName['c.txt']!.last_commit_sha).toBe(sha.c2);
       expect(byName['c.txt']!.size).toBe(10);
       const api = `${s.url}/api/v1/repos/${owner.name}/${pub}`;
       expect(byName.docs).toEqual({
         name: 'docs',
         path: 'docs',
         sha: await rev('main:docs'),
-        last_commit_sha: sha.c2,
+        last_commit_sha: sha.c1,
         type: 'dir',
         size: 0,
         encoding: null,
@@ -212,13 +214,30 @@ describeDb('contents and raw files', () => {
       ]);
       const deep = await s.client.get(`/repos/${owner.name}/${pub}/contents/docs/sub/deep.txt`);
       expect(deep.status).toBe(200);
-      expect(deep.body).toEqual(expectedFile(pub, 'docs/sub/deep.txt', 'main', 'branch', 'main', sha.c2!, await rev('main:docs/sub/deep.txt'), b64('deep\n'), 5));
+      expect(deep.body).toEqual(expectedFile(pub, 'docs/sub/deep.txt', 'main', 'branch', 'main', sha.c1!, await rev('main:docs/sub/deep.txt'), b64('deep\n'), 5));
       const slash = await s.client.get(`/repos/${owner.name}/${pub}/contents/docs/`);
       expect(slash.status).toBe(200);
       expect(slash.body).toHaveLength(2);
+      // A submodule by its own path is one entry (its commit is not in this repository), as in Gitea.
+      const mod = await s.client.get(`/repos/${owner.name}/${pub}/contents/mod`);
+      expect(mod.status).toBe(200);
+      expect(mod.body).toMatchObject({ name: 'mod', type: 'submodule', sha: sha.c1, size: 0, content: null, submodule_git_url: 'https://example.com/mod.git', last_commit_sha: sha.c2 });
       const spaced = await s.client.get(`/repos/${owner.name}/${pub}/contents/my%20file.txt`);
       expect(spaced.status).toBe(200);
       expect(spaced.body).toMatchObject({ path: 'my file.txt', content: b64('spaces\n') });
+    });
+
+    it("never answers from another repository's objects: a private commit id named on one's own repository is 404", async () => {
+      // The owner reads the private repository first, so its commit, trees and blobs are in the server's caches.
+      expect((await s.client.get(`/repos/${owner.name}/${priv}/contents/README.md?ref=${sha.c2}`, { token: owner.token })).status).toBe(200);
+      const own = await s.client.post('/user/repos', { name: uniqueName('mine'), auto_init: true }, { token: stranger.token });
+      expect(own.status).toBe(201);
+      // Gitea answers every GetBlob failure with 400.
+      const blob = await rev('main:README.md');
+      for (const [path, status] of [[`contents/README.md?ref=${sha.c2}`, 404], [`contents?ref=${sha.c2}`, 404], [`raw/README.md?ref=${sha.c2}`, 404], [`git/blobs/${blob}`, 400]] as const) {
+        const r = await s.client.get(`/repos/${stranger.name}/${own.body.name}/${path}`, { token: stranger.token });
+        expect([path, r.status]).toEqual([path, status]);
+      }
     });
 
     it('reads at a branch with a slash, a tag (annotated too) and a short or full commit id', async () => {
