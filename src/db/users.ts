@@ -279,8 +279,9 @@ export async function getUsersByEmails(db: Db, emails: readonly string[], noRepl
 }
 
 /** Which of these lower-cased account names exist (users and organizations), in one query. */
-export async function existingLowerNames(db: Db, lowerNames: readonly string[]): Promise<Set<string>> {
-  if (lowerNames.length === 0) return new Set();
-  const rows = await db.selectFrom('user').select('lower_name').where('lower_name', 'in', lowerNames).execute();
-  return new Set(rows.map((r) => r.lower_name));
+/** The accounts among `lowerNames` that exist, with their visibility (one query for a document's mentions). */
+export async function existingLowerNames(db: Db, lowerNames: readonly string[]): Promise<Map<string, { id: number; visibility: Visibility }>> {
+  if (lowerNames.length === 0) return new Map();
+  const rows = await db.selectFrom('user').select(['lower_name', 'id', 'visibility']).where('lower_name', 'in', lowerNames).execute();
+  return new Map(rows.map((r) => [r.lower_name, { id: Number(r.id), visibility: visibilityFromCode(r.visibility) }]));
 }

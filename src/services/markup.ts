@@ -86,10 +86,18 @@ export function createMarkupService(deps: ServiceDeps, repos: RepoService) {
     const { base, path } = baseFor(input.context);
     if (kind === 'markdown') return renderer.render(input.text, { kind, base, appUrl, wiki: false });
     const candidates = scanCandidates(input.text);
-    const [repo, mentionable] = await Promise.all([
+    const [repo, accounts] = await Promise.all([
       contextRepo(path, actor),
       usersDb.existingLowerNames(db, candidates.mentions),
     ]);
+    // Unlike Gitea, a mention links only an account the caller may see, so rendering does not reveal that a
+    // private (or, to anonymous callers, limited) account exists.
+    const viewer = actor.user;
+    const mentionable = new Set(
+      [...accounts]
+        .filter(([, a]) => a.visibility === 'public' || (viewer !== null && (viewer.isAdmin || viewer.id === a.id || (a.visibility === 'limited' && !viewer.isRestricted))))
+        .map(([name]) => name),
+    );
     const repoLink = repo ? `${appUrl}${repo.owner.name}/${repo.repo.name}` : undefined;
     const commits = repo && !repo.repo.isEmpty ? await existingCommits(repo.repo.id, candidates.shas) : undefined;
     return renderer.render(input.text, { kind, base, appUrl, wiki: input.wiki, repoLink, mentionable, commits });

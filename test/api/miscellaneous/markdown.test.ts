@@ -58,6 +58,19 @@ describeDb('markdown rendering', () => {
       expect(empty.text).toBe('');
     });
 
+    it('links a mention only when the caller may see the account (a private account is not revealed)', async () => {
+      const hidden = await s.createUser({ visibility: 'private' });
+      const limited = await s.createUser({ visibility: 'limited' });
+      const text = `@${hidden.name} @${limited.name}`;
+      const link = (u: TestUser) => `<a href="${s.url}/${u.name}" class="mention" rel="nofollow">@${u.name}</a>`;
+      const byStranger = await md({ Text: text, Mode: 'comment' });
+      expect(byStranger.text).toBe(`<p>@${hidden.name} ${link(limited)}</p>\n`);
+      const bySelf = await md({ Text: text, Mode: 'comment' }, hidden.token);
+      expect(bySelf.text).toBe(`<p>${link(hidden)} ${link(limited)}</p>\n`);
+      const byAdmin = await md({ Text: text, Mode: 'comment' }, s.admin.token);
+      expect(byAdmin.text).toBe(`<p>${link(hidden)} ${link(limited)}</p>\n`);
+    });
+
     it('links issues, cross references, mentions of existing users and commits with a repository Context', async () => {
       const text = `see #7 and other/thing#3 by @${bob.name} and @nobody${uniqueName('x')} in ${sha}`;
       const r = await md({ Text: text, Mode: 'comment', Context: repo.full_name });
