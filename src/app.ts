@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import openapi from '../generated/openapi.json' with { type: 'json' };
-import swagger from '../generated/swagger.json' with { type: 'json' };
 import { operations } from '../generated/operations.js';
 import type { Config } from './config/index.js';
 import { openDatabase, type DatabaseHandle } from './db/index.js';
@@ -36,7 +35,10 @@ export interface AppOptions {
   readonly clock?: () => number;
 }
 
-const swaggerText = JSON.stringify(swagger, null, 2);
+// Our Swagger document is read on the first /swagger.v1.json request, not at start-up (a few MB of RSS).
+let swaggerText: Promise<string> | undefined;
+const swaggerJson = (): Promise<string> =>
+  (swaggerText ??= import('../generated/swagger.json', { with: { type: 'json' } }).then((m: { default: unknown }) => JSON.stringify(m.default, null, 2)));
 
 export interface Validators {
   /** The operation's validator, compiled on its first request and kept (start-up stays flat in the operation count). */
@@ -85,7 +87,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   // Pull-mirror scheduler; its first tick also removes migrations a dead process left "being migrated".
   services.migrations.start();
   const git = createGitHttpHandler({ services, log });
-  const server = createServer(createRequestListener({ config, log, api, git, swaggerJson: swaggerText, ping: () => database.ping() }));
+  const server = createServer(createRequestListener({ config, log, api, git, swaggerJson, ping: () => database.ping() }));
   server.keepAliveTimeout = 65_000;
   return {
     config,

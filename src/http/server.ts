@@ -15,7 +15,7 @@ export interface HttpDeps {
   /** git smart HTTP; returns false when the request is not a git one. */
   readonly git: (req: IncomingMessage, res: ServerResponse, url: string) => boolean;
   /** Our Swagger 2.0 description, served as /swagger.v1.json. */
-  readonly swaggerJson: string;
+  readonly swaggerJson: () => Promise<string>;
   /** Resolves when the database answers. */
   readonly ping: () => Promise<void>;
 }
@@ -94,8 +94,8 @@ async function createHttpApp(deps: HttpDeps): Promise<Express> {
   app.disable('etag');
   app.set('query parser', false);
 
-  app.get('/swagger.v1.json', (_req, res) => {
-    res.type('application/json').send(deps.swaggerJson);
+  app.get('/swagger.v1.json', (_req, res, next) => {
+    void deps.swaggerJson().then((text) => res.type('application/json').send(text), next);
   });
   // Read on first use: most servers never serve the page, and start-up stays fast.
   const assetTypes: Record<string, string> = { 'swagger-ui.css': 'text/css', 'swagger-ui-bundle.js': 'application/javascript', 'init.js': 'application/javascript' };

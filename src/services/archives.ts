@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../domain/errors.js';
 import { writeArchive, type ArchiveFormat } from '../git/archive.js';
+import { isValidBranchName } from '../git/refs.js';
+import { directRefResolver } from '../git/refstore.js';
 import type { CommitService } from './commits.js';
 import type { ServiceDeps } from './context.js';
 import type { RepoAccess, RepoService } from './repos.js';
@@ -85,6 +87,18 @@ export function createArchiveService(deps: ServiceDeps, repos: RepoService, comm
   }
 
   /**
+   * The common case without a git round trip (a cold archive otherwise starts a cat-file process first): a
+   * plain branch name that git's own lookup order (`refs/<name>`, `refs/tags/<name>`, then `refs/heads/<name>`)
+   * resolves to the branch, read from the ref files. Anything else (tags, ids, odd names) is left to git.
+   */
+  function branchTip(repoPath: string, ref: string): string | null {
+    if (!isValidBranchName(ref) || /^[0-9a-f]{4,64}$/iu.test(ref) || ref === 'HEAD' || !/^[\w.-]+(?:\/[\w.-]+)*$/u.test(ref)) return null;
+    const resolve = directRefResolver(repoPath);
+    if (resolve(`refs/${ref}`) !== null || resolve(`refs/tags/${ref}`) !== null) return null;
+    return resolve(`refs/heads/${ref}`) ?? null;
+  }
+
+  /**
    * The archive `archive` names (`<ref>.zip`, `<ref>.tar.gz` or `<ref>.bundle`), from the cache or
    * built now. 400 "unknown format: X" for another suffix; 404 "unrecognized repository reference: X"
    * when the ref names no commit.
@@ -94,7 +108,7 @@ export function createArchiveService(deps: ServiceDeps, repos: RepoService, comm
     if (!kind) throw new AppError('bad_request', `unknown format: ${archive}`);
     const ref = archive.slice(0, -kind.suffix.length);
     const repoPath = repos.repoPath(access.repo.id);
-    const sha = access.repo.isEmpty ? null : await commits.resolveCommit(repoPath, ref);
+    const sha = access.repo.isEmpty ? null : (branchTip(repoPath, ref) ?? (await commits.resolveCommit(repoPath, ref)));
     if (!sha) throw new AppError('not_found', `unrecognized repository reference: ${ref}`);
     const name = access.repo.name;
     // The prefix inside zip and tar archives is the repository name, so the name is part of the key.

@@ -2,9 +2,11 @@ import { extname } from 'node:path';
 import { AppError } from '../domain/errors.js';
 import type { Actor } from '../domain/user.js';
 import * as usersDb from '../db/users.js';
-import { createMarkupRenderer, MARKDOWN_EXTENSIONS, scanCandidates, type RenderKind } from '../markup/index.js';
+import type { RenderKind } from '../markup/index.js';
 import type { ServiceDeps } from './context.js';
 import type { RepoService } from './repos.js';
+
+type MarkupModule = typeof import('../markup/index.js');
 
 /** What one render request asks for, after the route's own defaults. */
 export interface RenderInput {
@@ -26,7 +28,10 @@ const MAX_SHA_LOOKUPS = 50;
  */
 export function createMarkupService(deps: ServiceDeps, repos: RepoService) {
   const { db, config } = deps;
-  const renderer = createMarkupRenderer();
+  // marked and sanitize-html (with its CSS parser) are loaded on the first render, not at start-up: most
+  // processes never render, and they cost start time and several MB of resident memory.
+  let markupModule: Promise<{ renderer: ReturnType<MarkupModule['createMarkupRenderer']>; m: MarkupModule }> | undefined;
+  const markup = () => (markupModule ??= import('../markup/index.js').then((m) => ({ renderer: m.createMarkupRenderer(), m })));
   const appUrl = config.server.rootUrl;
   const appOrigin = new URL(appUrl).origin;
   const appSubUrl = new URL(appUrl).pathname.replace(/\/$/, '');
@@ -84,8 +89,9 @@ export function createMarkupService(deps: ServiceDeps, repos: RepoService) {
 
   async function renderAs(kind: RenderKind, input: RenderInput, actor: Actor): Promise<string> {
     const { base, path } = baseFor(input.context);
+    const { renderer, m } = await markup();
     if (kind === 'markdown') return renderer.render(input.text, { kind, base, appUrl, wiki: false });
-    const candidates = scanCandidates(input.text);
+    const candidates = m.scanCandidates(input.text);
     const [repo, accounts] = await Promise.all([
       contextRepo(path, actor),
       usersDb.existingLowerNames(db, candidates.mentions),
@@ -126,7 +132,7 @@ export function createMarkupService(deps: ServiceDeps, repos: RepoService) {
           return renderAs('document', input, actor);
         case 'file': {
           const ext = extname(input.filePath ?? '').toLowerCase();
-          if (!MARKDOWN_EXTENSIONS.includes(ext)) {
+          if (!(await markup()).m.MARKDOWN_EXTENSIONS.includes(ext)) {
             throw new AppError('validation', `Unsupported render extension: ${ext}\n`, { plainText: true });
           }
           return renderAs('document', input, actor);

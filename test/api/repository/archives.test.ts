@@ -221,6 +221,19 @@ describeDb('archives, editorconfig, languages', () => {
       expect(mine.bytes.subarray(0, 2).equals(Buffer.from([0x1f, 0x8b]))).toBe(true);
     });
 
+    it("resolves a name that is both a tag and a branch as git does (the tag), and a plain branch name", async () => {
+      const same = 'both-names';
+      expect((await s.client.post(`/repos/${owner.name}/${pub}/branches`, { new_branch_name: same, old_ref_name: sha.c2 }, { token: owner.token })).status).toBe(201);
+      expect((await s.client.post(`/repos/${owner.name}/${pub}/tags`, { tag_name: same, target: sha.c1 }, { token: owner.token })).status).toBe(201);
+      const heads = async (path: string) => {
+        const r = await download(`/repos/${owner.name}/${pub}/archive/${path}.bundle`);
+        expect(r.status).toBe(200);
+        return r.bytes.toString('latin1').split('\n')[1]!.split(' ')[0];
+      };
+      expect(await heads(same)).toBe(sha.c1);
+      expect(await heads('main')).toBe(sha.c2);
+    });
+
     it('answers HEAD with the headers only', async () => {
       const res = await fetch(`${s.url}/api/v1/repos/${owner.name}/${pub}/archive/main.zip`, { method: 'HEAD' });
       expect(res.status).toBe(200);
