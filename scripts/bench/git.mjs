@@ -142,10 +142,19 @@ export async function benchGit({ rootUrl, token, dir, seconds, load, freePort })
         gitBytes = bytes;
       }
       const g = median(gitRuns);
+      // One cold sample is noisy: two more cold builds of other commits (each a first request for its archive).
+      const colds = [cold.ms];
+      for (const rev of ['main~1', 'main~2']) {
+        const sha = git(['--git-dir', stored, 'rev-parse', rev]).trim();
+        const r = await timedFetch(`${rootUrl}api/v1/repos/bench/big/archive/${sha}.tar.gz`);
+        if (r.status !== 200) throw new Error(`archive (${rev}): ${r.status}`);
+        colds.push(r.ms);
+      }
+      const c = median(colds);
       out.push(`  git archive --format=tar.gz  ${gitRuns.map((x) => x.toFixed(0)).join(', ')} ms, median ${g.toFixed(0)} ms (${(gitBytes / 1024).toFixed(0)} KB)`);
-      out.push(`  anvil cold (1st request)     ${cold.ms.toFixed(1)} ms (${(cold.body.length / 1024).toFixed(0)} KB)`);
+      out.push(`  anvil cold (first requests)  ${colds.map((x) => x.toFixed(0)).join(', ')} ms, median ${c.toFixed(1)} ms (${(cold.body.length / 1024).toFixed(0)} KB)`);
       out.push(`  anvil warm (2nd request)     ${warm.ms.toFixed(1)} ms`);
-      out.push(`  ratio cold / git archive     ${(cold.ms / g).toFixed(2)} (target <= 1.2)`);
+      out.push(`  ratio cold / git archive     ${(c / g).toFixed(2)} median, ${(cold.ms / g).toFixed(2)} very first (target <= 1.2)`);
       out.push(`  speed-up warm vs cold        ${(cold.ms / warm.ms).toFixed(1)}x (target >= 10)`);
     }
 
