@@ -205,6 +205,18 @@ export interface FoundEntry extends ContentEntry {
   readonly path: string;
 }
 
+// Parsed entries per tree object: cached objects are shared instances, so a hot tree is parsed once.
+const parsedTrees = new WeakMap<GitObject, readonly ContentEntry[]>();
+function treeEntriesOf(tree: GitObject, idBytes: number): ContentEntry[] {
+  let entries = parsedTrees.get(tree);
+  if (!entries) {
+    entries = parseTreeEntries(tree.content, idBytes);
+    parsedTrees.set(tree, entries);
+  }
+  // A copy: callers may sort or filter what they get.
+  return [...entries];
+}
+
 /**
  * Walks from the tree `rootTree` down `path` (`''` = the root) reading one tree per component. Null
  * when a component is missing or a non-final component is not a directory.
@@ -217,7 +229,7 @@ export async function findEntry(r: ObjectReader, rootTree: string, path: string)
     if (current.kind !== 'dir' || component === '') return null;
     const tree = await r.read(current.sha);
     if (!tree || tree.type !== 'tree') return null;
-    const entry = parseTreeEntries(tree.content, idBytes).find((e) => e.name === component);
+    const entry = treeEntriesOf(tree, idBytes).find((e) => e.name === component);
     if (!entry) return null;
     current = { ...entry, path: current.path ? `${current.path}/${entry.name}` : entry.name };
   }
@@ -246,7 +258,7 @@ export async function findEntryAt(r: ObjectReader, commitSha: string, path: stri
 export async function readTree(r: ObjectReader, treeSha: string): Promise<ContentEntry[]> {
   const tree = await r.read(treeSha);
   if (!tree || tree.type !== 'tree') return [];
-  return parseTreeEntries(tree.content, treeSha.length / 2);
+  return treeEntriesOf(tree, treeSha.length / 2);
 }
 
 /** Submodule paths and URLs from a `.gitmodules` file. */
