@@ -98,6 +98,8 @@ export interface TeamSearch {
   readonly orgId?: number;
   /** Only teams this user belongs to. */
   readonly memberId?: number;
+  /** Only teams of public organizations (public-only tokens). */
+  readonly publicOrgsOnly?: boolean;
   readonly keyword?: string;
   readonly includeDescription?: boolean;
   readonly offset: number;
@@ -112,6 +114,11 @@ export async function searchTeams(db: Db, q: TeamSearch): Promise<{ teams: Team[
     const uid = q.memberId;
     query = query.where((eb) =>
       eb.exists(eb.selectFrom('team_user').select('team_user.id').whereRef('team_user.team_id', '=', 'team.id').where('team_user.uid', '=', uid)),
+    );
+  }
+  if (q.publicOrgsOnly) {
+    query = query.where((eb) =>
+      eb.exists(eb.selectFrom('user').select('user.id').whereRef('user.id', '=', 'team.org_id').where('user.visibility', '=', visibilityCode('public'))),
     );
   }
   if (q.keyword) {
@@ -183,6 +190,26 @@ async function dropMembershipIfTeamless(db: Db, orgId: number, uid: number): Pro
 export async function removeOrgMember(db: Db, orgId: number, uid: number): Promise<void> {
   await db.deleteFrom('team_user').where('org_id', '=', orgId).where('uid', '=', uid).execute();
   await db.deleteFrom('org_user').where('org_id', '=', orgId).where('uid', '=', uid).execute();
+}
+
+/**
+ * Locks the organization's owner teams for the rest of the transaction (a no-op update takes the row lock
+ * on PostgreSQL; SQLite runs one writer at a time anyway), so that owner removals run one after another.
+ */
+export async function lockOwnerTeams(db: Db, orgId: number): Promise<void> {
+  await db.updateTable('team').set({ updated_unix: sql<number>`updated_unix` }).where('org_id', '=', orgId).where('authorize', '>=', 4).execute();
+}
+
+/** How many users are in the organization's owner teams. */
+export async function countOwners(db: Db, orgId: number): Promise<number> {
+  const r = await db
+    .selectFrom('team_user')
+    .innerJoin('team', 'team.id', 'team_user.team_id')
+    .select((eb) => eb.fn.count<number>('team_user.uid').distinct().as('n'))
+    .where('team.org_id', '=', orgId)
+    .where('team.authorize', '>=', 4)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
 }
 
 export async function isOrgMember(db: Db, orgId: number, uid: number): Promise<boolean> {
@@ -318,9 +345,10 @@ export async function removeTeamRepo(db: Db, teamId: number, repoId: number): Pr
   await db.deleteFrom('team_repo').where('team_id', '=', teamId).where('repo_id', '=', repoId).execute();
 }
 
-/** Repository ids of a team, by name: every organization repository for an includes-all team. */
-export async function teamRepoIds(db: Db, team: Team, offset: number, limit: number): Promise<{ ids: number[]; total: number }> {
+/** Repository ids of a team, by name: every organization repository for an includes-all team (`publicOnly`: public ones). */
+export async function teamRepoIds(db: Db, team: Team, offset: number, limit: number, publicOnly = false): Promise<{ ids: number[]; total: number }> {
   let query = db.selectFrom('repository').where('repository.owner_id', '=', team.orgId);
+  if (publicOnly) query = query.where('repository.is_private', '=', 0);
   if (!team.includesAllRepositories) {
     const teamId = team.id;
     query = query.where((eb) =>

@@ -303,6 +303,15 @@ export async function searchRepos(db: Db, q: RepoSearch): Promise<{ repos: Repos
     const ownership = q.ownership ?? 'owned';
     query = query.where((eb) => {
       const owned = eb('repository.owner_id', '=', ownerId);
+      // Unlike Gitea, someone else's search only counts organizations where that user's membership is public:
+      // otherwise `uid` would reveal concealed memberships (which /orgs/{org}/members keeps hidden).
+      const othersView = q.viewer !== null && q.viewer.id !== ownerId;
+      const membership = eb
+        .selectFrom('org_user')
+        .select('org_user.id')
+        .whereRef('org_user.org_id', '=', 'repository.owner_id')
+        .where('org_user.uid', '=', ownerId);
+      const shownMembership = eb.exists(othersView ? membership.where('org_user.is_public', '=', 1) : membership);
       // Gitea's "collaborative" repositories: collaborations, repositories of the user's teams, and public
       // repositories of organizations the user belongs to (never the user's own).
       const collab = eb.and([
@@ -311,11 +320,8 @@ export async function searchRepos(db: Db, q: RepoSearch): Promise<{ repos: Repos
           eb.exists(
             eb.selectFrom('collaboration').select('collaboration.id').whereRef('collaboration.repo_id', '=', 'repository.id').where('collaboration.user_id', '=', ownerId),
           ),
-          teamRepoCond(eb, ownerId),
-          eb.and([
-            eb('repository.is_private', '=', 0),
-            eb.exists(eb.selectFrom('org_user').select('org_user.id').whereRef('org_user.org_id', '=', 'repository.owner_id').where('org_user.uid', '=', ownerId)),
-          ]),
+          othersView ? eb.and([teamRepoCond(eb, ownerId), shownMembership]) : teamRepoCond(eb, ownerId),
+          eb.and([eb('repository.is_private', '=', 0), shownMembership]),
         ]),
       ]);
       return ownership === 'owned' ? owned : ownership === 'collaborative' ? collab : eb.or([owned, collab]);

@@ -248,9 +248,15 @@ export function createOrgService(deps: ServiceDeps, repos: RepoService) {
     return orgsDb.listOrgsOfUser(db, target.id, ['public'], paging.offset, paging.limit, true);
   }
 
-  /** GET /users/{username}/orgs/{org}/permissions, from the user's teams in the organization. */
-  async function permissionsOf(user: User, org: User): Promise<OrgPermissions> {
-    const teams = await orgsDb.teamsOfUserInOrg(db, org.id, user.id);
+  /**
+   * GET /users/{username}/orgs/{org}/permissions, from the user's teams in the organization. Unlike Gitea, a
+   * concealed membership is not revealed: callers other than the user, org members and site admins get the
+   * answer for a non-member unless the membership is public.
+   */
+  async function permissionsOf(user: User, org: User, viewer: User | null): Promise<OrgPermissions> {
+    const insider = !!viewer && (viewer.id === user.id || viewer.isAdmin || (await isMember(org.id, viewer.id)));
+    const shown = insider || (await orgsDb.isPublicOrgMember(db, org.id, user.id));
+    const teams = shown ? await orgsDb.teamsOfUserInOrg(db, org.id, user.id) : [];
     const top = Math.max(AccessMode.none, ...teams.map((t) => t.mode));
     return {
       isOwner: top >= AccessMode.owner,
@@ -342,12 +348,25 @@ export function createOrgService(deps: ServiceDeps, repos: RepoService) {
     }
   }
 
+  /**
+   * Runs a removal with the owner teams locked and undoes it when no owner would be left: the checks before
+   * it alone would let two owners removing each other at the same moment leave the organization ownerless.
+   */
+  async function removeKeepingAnOwner(orgId: number, uid: number, removal: (trx: typeof db) => Promise<void>): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      await orgsDb.lockOwnerTeams(trx, orgId);
+      const wasOwner = await orgsDb.isOrgOwner(trx, orgId, uid);
+      await removal(trx);
+      if (wasOwner && (await orgsDb.countOwners(trx, orgId)) === 0) throw new AppError('validation', `user is the last member of owner team [uid: ${uid}]`);
+    });
+  }
+
   async function removeMember(org: User, doer: User, username: string): Promise<void> {
     await assertOwner(org, doer);
     const target = await memberTarget(org, username);
     if (!(await isMember(org.id, target.id))) throw notFound();
     await assertNotLastOwner(org, target.id);
-    await orgsDb.removeOrgMember(db, org.id, target.id);
+    await removeKeepingAnOwner(org.id, target.id, (trx) => orgsDb.removeOrgMember(trx, org.id, target.id));
   }
 
   // ---- teams ----
@@ -383,7 +402,12 @@ export function createOrgService(deps: ServiceDeps, repos: RepoService) {
         units[unit] = EXTERNAL_UNITS.includes(unit) ? AccessMode.read : Math.max(mode, AccessMode.read);
       }
     } else if (current) {
-      return { mode, units: { ...current.units } };
+      if (input.permission === undefined) return { mode, units: { ...current.units } };
+      // A new permission without units applies to the units the team has: otherwise a team lowered from
+      // admin to read would keep admin on every unit (and so repository admin for its members).
+      const remapped: Record<string, number> = {};
+      for (const unit of Object.keys(current.units)) remapped[unit] = EXTERNAL_UNITS.includes(unit) ? AccessMode.read : Math.max(mode, AccessMode.read);
+      return { mode: Math.max(mode, AccessMode.read), units: remapped };
     } else {
       // Gitea 1.22 answers 500 here; it is the client's mistake, so 422.
       throw new AppError('validation', 'units permission should not be empty');
@@ -511,9 +535,9 @@ export function createOrgService(deps: ServiceDeps, repos: RepoService) {
     });
   }
 
-  /** GET /user/teams: the caller's teams in every organization, with their organization. */
-  async function listUserTeams(user: User, paging: Paging) {
-    const r = await orgsDb.searchTeams(db, { memberId: user.id, offset: paging.offset, limit: paging.limit });
+  /** GET /user/teams: the caller's teams in every organization, with their organization (public ones only for a public-only token). */
+  async function listUserTeams(user: User, paging: Paging, publicOrgsOnly = false) {
+    const r = await orgsDb.searchTeams(db, { memberId: user.id, publicOrgsOnly, offset: paging.offset, limit: paging.limit });
     const orgs = new Map((await usersDb.getUsersByIds(db, [...new Set(r.teams.map((t) => t.orgId))])).map((o) => [o.id, o]));
     return { teams: r.teams.map((t) => ({ team: t, org: orgs.get(t.orgId) ?? null })), total: r.total };
   }
@@ -537,11 +561,12 @@ export function createOrgService(deps: ServiceDeps, repos: RepoService) {
     if (isOwnersTeam(team) && (await orgsDb.countTeamMembers(db, team.id)) <= 1) {
       throw new AppError('validation', `user is the last member of owner team [uid: ${user.id}]`);
     }
-    await db.transaction().execute((trx) => orgsDb.removeTeamMember(trx, team, user.id));
+    await removeKeepingAnOwner(team.orgId, user.id, (trx) => orgsDb.removeTeamMember(trx, team, user.id));
   }
 
   async function listTeamRepos(team: Team, actor: Actor, paging: Paging) {
-    const { ids, total } = await orgsDb.teamRepoIds(db, team, paging.offset, paging.limit);
+    // A public-only token lists the team's public repositories only (resolveTeam already wants a public org).
+    const { ids, total } = await orgsDb.teamRepoIds(db, team, paging.offset, paging.limit, !!actor.scopes?.publicOnly);
     const rows = await reposDb.getReposByIds(db, ids);
     const order = new Map(ids.map((id, i) => [id, i]));
     rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));

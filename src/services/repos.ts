@@ -122,7 +122,9 @@ export function createRepoService(deps: ServiceDeps) {
     let best: number = AccessMode.none;
     for (const t of teams ?? []) {
       if (t.mode >= AccessMode.admin) return AccessMode.owner;
-      best = Math.max(best, t.units['repo.code'] ?? AccessMode.none);
+      // A code unit at admin in a team below admin is write: repository admin comes only from the team mode
+      // (Gitea's Permission.IsAdmin looks at the team's access mode, not at unit modes).
+      best = Math.max(best, Math.min(t.units['repo.code'] ?? AccessMode.none, AccessMode.write));
     }
     return best;
   }
@@ -539,7 +541,8 @@ export function createRepoService(deps: ServiceDeps) {
     const user = actor.user;
     if (user?.isAdmin && !actor.scopes?.publicOnly) return null;
     if (!user) return { id: null, seeLimitedOwners: false, seePublic: true };
-    if (actor.scopes?.publicOnly) return { id: null, seeLimitedOwners: !user.isRestricted, seePublic: !user.isRestricted };
+    // A public-only token sees public repositories of public owners only (as resolve() enforces).
+    if (actor.scopes?.publicOnly) return { id: null, seeLimitedOwners: false, seePublic: !user.isRestricted };
     return { id: user.id, seeLimitedOwners: !user.isRestricted, seePublic: !user.isRestricted };
   }
 

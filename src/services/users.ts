@@ -104,8 +104,10 @@ export function createUserService(deps: ServiceDeps) {
       const member = actor.user && !actor.user.isAdmin ? await orgsDb.isOrgMember(db, user.id, actor.user.id) : false;
       if (!canSeeOrg(user, actor.user, member)) throw notFound();
     } else if (!canSeeUser(user, actor.user) && !(await followsViewer(user, actor.user))) throw notFound();
-    if (actor.scopes?.publicOnly && user.visibility !== 'public' && !user.isOrganization) {
-      throw new AppError('forbidden', 'token scope is limited to public users');
+    if (actor.scopes?.publicOnly && user.visibility !== 'public') {
+      // Gitea checks only users here; a non-public organization is kept from public-only tokens too
+      // (as /orgs/{org} does), so /users/{org} and /users/{org}/repos reveal nothing of it.
+      throw new AppError('forbidden', user.isOrganization ? 'token scope is limited to public orgs' : 'token scope is limited to public users');
     }
     return user;
   }

@@ -76,8 +76,11 @@ export const orgListUserOrgs: Handler<'orgListUserOrgs'> = async (ctx) => {
 
 export const orgGetUserPermissions: Handler<'orgGetUserPermissions'> = async (ctx) => {
   const user = await ctx.services.users.resolveVisible(ctx.path.username, ctx.actor);
+  // Unlike Gitea (which checks only the target user's view), the caller must see the organization too:
+  // otherwise anyone could confirm a private organization and its members' roles.
+  await ctx.services.orgs.resolveOrg(ctx.path.org, ctx.actor);
   const org = await ctx.services.orgs.resolveOrgFor(ctx.path.org, user);
-  return { status: 200, body: toApiOrgPermissions(await ctx.services.orgs.permissionsOf(user, org)) };
+  return { status: 200, body: toApiOrgPermissions(await ctx.services.orgs.permissionsOf(user, org, ctx.doer)) };
 };
 
 export const adminGetAllOrgs: Handler<'adminGetAllOrgs'> = async (ctx) => {

@@ -102,6 +102,6 @@ export const orgRemoveTeamRepository: Handler<'orgRemoveTeamRepository'> = async
 
 export const userListTeams: Handler<'userListTeams'> = async (ctx) => {
   const me = requireDoer(ctx);
-  const { teams, total } = await ctx.services.orgs.listUserTeams(me, ctx.paging());
+  const { teams, total } = await ctx.services.orgs.listUserTeams(me, ctx.paging(), !!ctx.actor.scopes?.publicOnly);
   return { status: 200, body: teams.map(({ team, org }) => toApiTeam(team, org, me, ctx.services.config)), total, link: true };
 };

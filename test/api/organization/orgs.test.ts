@@ -214,13 +214,16 @@ describeDb('organizations', () => {
       const theirs = await s.client.get<ApiOrg[]>(`/users/${u.name}/orgs`, as(stranger));
       expect(theirs.body.map((o) => o.name)).toEqual([b.name]);
       expect((await s.client.get<ApiOrg[]>(`/users/${u.name}/orgs`, as(s.admin))).body.map((o) => o.name)).toEqual([a.name, b.name]);
+      // Unlike Gitea, a concealed membership (in a) reads as none to outsiders; the public one (in b) shows.
       expect((await s.client.get(`/users/${u.name}/orgs/${a.name}/permissions`, as(stranger))).body).toEqual({
         is_owner: false,
         is_admin: false,
         can_write: false,
-        can_read: true,
+        can_read: false,
         can_create_repository: false,
       });
+      expect((await s.client.get(`/users/${u.name}/orgs/${a.name}/permissions`, as(u))).body).toMatchObject({ can_read: true, can_write: false });
+      expect((await s.client.get(`/users/${u.name}/orgs/${b.name}/permissions`, as(stranger))).body).toMatchObject({ can_write: true, can_create_repository: true });
       expect((await s.client.get(`/users/${u.name}/orgs/${b.name}/permissions`, as(u))).body).toEqual({
         is_owner: false,
         is_admin: false,
