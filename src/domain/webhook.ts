@@ -127,62 +127,150 @@ export function publicEventName(type: HookEventType | string): string {
   }
 }
 
+/** A compiled glob: `test` runs in time linear in the input times the pattern size (no backtracking). */
+export interface CompiledGlob {
+  test(s: string): boolean;
+}
+
+/** States of the glob's automaton (Thompson construction): consume one character, branch, or accept. */
+type GlobState =
+  | { readonly kind: 'char'; readonly ok: (c: string) => boolean; out: GlobState }
+  | { readonly kind: 'split'; outs: GlobState[] }
+  | { readonly kind: 'accept' };
+
+/** Pattern pieces: a one-character test, a star, or alternatives (each a sequence). */
+type GlobNode = { readonly kind: 'char'; readonly ok: (c: string) => boolean } | { readonly kind: 'star' } | { readonly kind: 'alt'; readonly alts: GlobNode[][] };
+
 /**
  * A compiled branch filter in gobwas/glob syntax (as Gitea compiles it, without separators): `*` and `**` match any
  * run of characters, `?` one character, `[abc]`, `[!a-z]` classes and `{a,b}` alternatives. Null when invalid.
+ * Matching simulates the automaton over all states at once: a regular expression built from a pattern such as
+ * `*a*a*a*a*a*b` backtracks exponentially, and a repository admin chooses the pattern (a denial of service).
  */
-export function compileGlob(pattern: string): RegExp | null {
-  let re = '';
+export function compileGlob(pattern: string): CompiledGlob | null {
   let i = 0;
-  let depth = 0;
-  while (i < pattern.length) {
-    const c = pattern[i]!;
-    if (c === '\\') {
-      if (i + 1 >= pattern.length) return null;
-      re += escapeRe(pattern[i + 1]!);
-      i += 2;
-      continue;
-    }
-    if (c === '*') {
-      while (pattern[i] === '*') i++;
-      re += '.*';
-      continue;
-    }
-    if (c === '?') re += '.';
-    else if (c === '[') {
-      const end = pattern.indexOf(']', i + 1);
-      if (end < 0) return null;
-      let body = pattern.slice(i + 1, end);
-      let neg = false;
-      if (body.startsWith('!')) {
-        neg = true;
-        body = body.slice(1);
+  let bad = false;
+  const parseSeq = (depth: number): GlobNode[] => {
+    const seq: GlobNode[] = [];
+    while (i < pattern.length && !bad) {
+      const c = pattern[i]!;
+      if (c === '\\') {
+        if (i + 1 >= pattern.length) {
+          bad = true;
+          return seq;
+        }
+        const lit = pattern[i + 1]!;
+        seq.push({ kind: 'char', ok: (x) => x === lit });
+        i += 2;
+      } else if (c === '*') {
+        while (pattern[i] === '*') i++;
+        seq.push({ kind: 'star' });
+      } else if (c === '?') {
+        seq.push({ kind: 'char', ok: () => true });
+        i++;
+      } else if (c === '[') {
+        const end = pattern.indexOf(']', i + 1);
+        if (end < 0) {
+          bad = true;
+          return seq;
+        }
+        let body = pattern.slice(i + 1, end);
+        const neg = body.startsWith('!');
+        if (neg) body = body.slice(1);
+        if (body === '') {
+          bad = true;
+          return seq;
+        }
+        const ranges: [string, string][] = [];
+        for (let j = 0; j < body.length; ) {
+          if (body[j + 1] === '-' && j + 2 < body.length) {
+            if (body[j]! > body[j + 2]!) {
+          bad = true;
+          return seq;
+        }
+            ranges.push([body[j]!, body[j + 2]!]);
+            j += 3;
+          } else {
+            ranges.push([body[j]!, body[j]!]);
+            j++;
+          }
+        }
+        seq.push({ kind: 'char', ok: (x) => ranges.some(([lo, hi]) => x >= lo && x <= hi) !== neg });
+        i = end + 1;
+      } else if (c === '{') {
+        i++;
+        const alts: GlobNode[][] = [parseSeq(depth + 1)];
+        while (!bad && pattern[i] === ',') {
+          i++;
+          alts.push(parseSeq(depth + 1));
+        }
+        if (pattern[i] !== '}') {
+          bad = true;
+          return seq;
+        }
+        i++;
+        seq.push({ kind: 'alt', alts });
+      } else if (c === '}' || (c === ',' && depth > 0)) {
+        // The end of an alternative: the caller checks what follows (a stray `}` at the top level is invalid).
+        if (depth === 0 && c === '}') bad = true;
+        return seq;
+      } else if (c === ']') {
+        {
+          bad = true;
+          return seq;
+        }
+      } else {
+        seq.push({ kind: 'char', ok: (x) => x === c });
+        i++;
       }
-      if (body === '') return null;
-      re += `[${neg ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
-      i = end + 1;
-      continue;
-    } else if (c === '{') {
-      depth++;
-      re += '(?:';
-    } else if (c === '}') {
-      if (depth === 0) return null;
-      depth--;
-      re += ')';
-    } else if (c === ',' && depth > 0) re += '|';
-    else if (c === ']') return null;
-    else re += escapeRe(c);
-    i++;
-  }
-  if (depth !== 0) return null;
-  try {
-    return new RegExp(`^${re}$`, 's');
-  } catch {
-    return null;
-  }
-}
+    }
+    return seq;
+  };
+  const top = parseSeq(0);
+  if (bad || i !== pattern.length) return null;
 
-const escapeRe = (c: string) => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const accept: GlobState = { kind: 'accept' };
+  const build = (seq: readonly GlobNode[], next: GlobState): GlobState => {
+    let cur = next;
+    for (let k = seq.length - 1; k >= 0; k--) {
+      const n = seq[k]!;
+      if (n.kind === 'char') cur = { kind: 'char', ok: n.ok, out: cur };
+      else if (n.kind === 'star') {
+        const loop: GlobState & { kind: 'split' } = { kind: 'split', outs: [] };
+        loop.outs = [{ kind: 'char', ok: () => true, out: loop }, cur];
+        cur = loop;
+      } else {
+        const after = cur;
+        cur = { kind: 'split', outs: n.alts.map((a) => build(a, after)) };
+      }
+    }
+    return cur;
+  };
+  const start = build(top, accept);
+  const closure = (states: Iterable<GlobState>): Set<GlobState> => {
+    const seen = new Set<GlobState>();
+    const stack = [...states];
+    while (stack.length) {
+      const st = stack.pop()!;
+      if (seen.has(st)) continue;
+      seen.add(st);
+      if (st.kind === 'split') stack.push(...st.outs);
+    }
+    return seen;
+  };
+  return {
+    test(s: string): boolean {
+      let cur = closure([start]);
+      for (const c of s.split('')) {
+        const next: GlobState[] = [];
+        for (const st of cur) if (st.kind === 'char' && st.ok(c)) next.push(st.out);
+        if (next.length === 0) return false;
+        cur = closure(next);
+      }
+      return cur.has(accept);
+    },
+  };
+}
 
 /** Whether a branch (short name) passes a hook's filter; empty and `*` pass everything. */
 export function branchFilterMatches(filter: string, branch: string): boolean {
@@ -218,6 +306,12 @@ export interface Webhook {
   readonly createdUnix: number;
   readonly updatedUnix: number;
 }
+
+/**
+ * Whether a value can be sent as an HTTP header value as is: no control characters but tab (CR/LF would split the
+ * header), nothing outside Latin-1 (Node cannot encode it). Go's client refuses the same at delivery time only.
+ */
+export const isValidHeaderValue = (v: string): boolean => /^[\t\x20-\x7e\x80-\xff]*$/.test(v);
 
 /** Gitea's strconv.ParseBool: the literals a Go bool accepts. */
 export function parseGoBool(s: string): boolean | null {

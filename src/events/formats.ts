@@ -79,12 +79,14 @@ function chatBody(hook: Webhook, eventType: string, p: P, payloadText: string): 
   const text = [m.text, ...m.lines].join('\n');
   switch (hook.type) {
     case 'slack':
+      // Slack reads <url|label> in text as a link: user text (branch names, commit messages) is escaped as
+      // Gitea's SlackTextFormatter does, so it cannot smuggle in links of its own.
       return {
         channel: hook.meta.channel ?? '',
         username: hook.meta.username ?? '',
         icon_url: hook.meta.icon_url ?? '',
-        text: `<${m.url}|${m.title}>`,
-        attachments: [{ color: hook.meta.color || hex(m.color), title: m.title, title_link: m.url, text }],
+        text: `<${m.url}|${esc(m.title)}>`,
+        attachments: [{ color: hook.meta.color || hex(m.color), title: esc(m.title), title_link: m.url, text: esc(text) }],
       };
     case 'discord':
       return {

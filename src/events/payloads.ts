@@ -33,7 +33,8 @@ const shortBranch = (ref: string): string | null => (ref.startsWith('refs/heads/
 /** Emails of commit authors and committers (lower case), to map them to account names. */
 export function commitEmails(e: HookEvent): string[] {
   if (e.type !== 'push') return [];
-  return [...new Set(e.commits.flatMap((c) => [c.author.email.toLowerCase(), c.committer.email.toLowerCase()]))];
+  const commits = e.headCommit ? [...e.commits, e.headCommit] : e.commits;
+  return [...new Set(commits.flatMap((c) => [c.author.email.toLowerCase(), c.committer.email.toLowerCase()]))];
 }
 
 /** The event type, routing data and payload of an event. */
@@ -55,7 +56,7 @@ export function prepareEvent(e: HookEvent, config: Config, usernames: ReadonlyMa
           compare_url: `${config.server.rootUrl}${compare}`,
           commits,
           total_commits: e.totalCommits,
-          head_commit: commits[0] ?? null,
+          head_commit: commits[0] ?? (e.headCommit ? payloadCommit(e.headCommit, e.repo, config, usernames) : null),
           repository: repoJson(e.repo, e.repoMode ?? AccessMode.owner, config),
           pusher: user(e.pusher, config),
           sender: user(e.pusher, config),

@@ -20,6 +20,11 @@ export interface PushEvent {
   readonly totalCommits: number;
   /** The compare range start (`<from>...<after>`), empty for pushes without new commits. */
   readonly compareFrom: string;
+  /**
+   * The new tip of a branch update that brought no new commits (a branch created at an existing commit, a
+   * rewind): Gitea still sends it as head_commit. Unused when `commits` is not empty (its first is the tip).
+   */
+  readonly headCommit?: GitCommit;
   /** Access mode the repository JSON is rendered with (owner level; the test delivery uses none). */
   readonly repoMode?: number;
 }

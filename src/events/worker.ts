@@ -38,6 +38,18 @@ const BATCH = 64;
 const MAX_RESPONSE_BYTES = 16 * 1024;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 
+/** The URL as recorded with an attempt: a password in its userinfo is masked like the Authorization header. */
+export function maskUrlPassword(raw: string): string {
+  try {
+    const u = new URL(raw);
+    if (!u.password) return raw;
+    u.password = '******';
+    return u.toString();
+  } catch {
+    return raw;
+  }
+}
+
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const { db, dialect, config, log, outbox } = deps;
   const clock = deps.clock ?? Date.now;
@@ -55,11 +67,14 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
   let idleWaiters: (() => void)[] = [];
+  /** Ends the delivery loop's wait for a free slot or new rows (kick while it runs). */
+  let nudge: (() => void) | undefined;
 
   function kick(): void {
     if (stopped || !started) return;
     if (loop) {
       again = true;
+      nudge?.();
       return;
     }
     if (timer) clearTimeout(timer);
@@ -72,22 +87,46 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       });
   }
 
+  /**
+   * At most BATCH deliveries in flight, topped up as each one ends (a sliding window, not batch by batch: one slow
+   * or silent receiver must not hold back every other hook's deliveries until its timeout).
+   */
   async function run(): Promise<void> {
-    do {
+    const inFlight = new Set<Promise<void>>();
+    try {
+      await fill(inFlight);
+    } finally {
+      // Also when claiming failed: the loop ends only with its deliveries (so a new loop cannot exceed the window).
+      await Promise.all(inFlight);
+    }
+  }
+
+  async function fill(inFlight: Set<Promise<void>>): Promise<void> {
+    for (;;) {
       again = false;
+      const room = BATCH - inFlight.size;
       const now = clock();
-      const batch = await hooksDb.claimTasks(db, dialect, id, now, now + leaseMs, BATCH);
-      if (batch.length === 0) continue;
-      const unsent: number[] = [];
-      await Promise.all(
-        batch.map(async (t) => {
-          if (stopped) return void unsent.push(Number(t.id));
-          await deliver(t).catch((e: unknown) => log.warn('webhook delivery could not be recorded', { task: t.uuid, err: String(e) }));
-        }),
-      );
-      if (unsent.length) await hooksDb.releaseClaims(db, id, unsent);
-      again = true;
-    } while (again && !stopped);
+      const batch = room > 0 && !stopped ? await hooksDb.claimTasks(db, dialect, id, now, now + leaseMs, room) : [];
+      if (stopped) {
+        await hooksDb.releaseClaims(db, id, batch.map((t) => Number(t.id)));
+        break;
+      }
+      for (const t of batch) {
+        const p: Promise<void> = deliver(t)
+          .catch((e: unknown) => log.warn('webhook delivery could not be recorded', { task: t.uuid, err: String(e) }))
+          .finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      }
+      // A full window or nothing due: wait for a delivery to end or for new rows (wake), then look again.
+      if (batch.length === room || batch.length === 0) {
+        if (inFlight.size === 0 && !again) break;
+        if (!again) await new Promise<void>((resolve) => {
+          nudge = resolve;
+          void Promise.race(inFlight).then(() => resolve());
+        });
+        nudge = undefined;
+      }
+    }
   }
 
   async function schedule(): Promise<void> {
@@ -152,7 +191,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       'X-GitHub-Event-Type': t.event_type,
     };
     if (hook.authorizationHeader) headers.Authorization = hook.authorizationHeader;
-    const recorded = { url: req.url, method: req.method, headers: { ...headers, ...(headers.Authorization ? { Authorization: '******' } : {}) } };
+    const recorded = { url: maskUrlPassword(req.url), method: req.method, headers: { ...headers, ...(headers.Authorization ? { Authorization: '******' } : {}) } };
     try {
       const res = await outboundRequest(req.url, {
         method: req.method,
@@ -191,6 +230,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     },
     async stop() {
       stopped = true;
+      nudge?.();
       unsubscribe?.();
       if (timer) clearTimeout(timer);
       if (loop) {

@@ -29,6 +29,10 @@ export interface OutboundResponse {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'www-authenticate'];
+
+const withoutHeaders = (h: Readonly<Record<string, string>>, names: readonly string[]): Record<string, string> =>
+  Object.fromEntries(Object.entries(h).filter(([k]) => !names.includes(k.toLowerCase())));
 
 /** Keep-alive agents whose connections resolve names through the policy (for callers with many requests). */
 export function guardedAgents(policy: HostPolicy, opts: { maxSockets?: number; skipTlsVerify?: boolean } = {}) {
@@ -50,21 +54,41 @@ export async function outboundRequest(target: string | URL, opts: OutboundReques
   let url = new URL(target);
   let method = (opts.method ?? 'GET').toUpperCase();
   let body = opts.body;
+  let headers: Readonly<Record<string, string>> = opts.headers ?? {};
+  const origin = url.origin;
   const maxRedirects = opts.maxRedirects ?? 0;
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundBlockedError('only http and https URLs may be requested');
-    await checkUrlAllowed(url, opts.policy);
+    // The name check resolves too: it counts against the same budget (a resolver that hangs must not hold a
+    // delivery past its timeout, and so past the worker's lease on it).
+    await withDeadline(checkUrlAllowed(url, opts.policy), deadline);
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new Error('the request timed out');
-    const res = await requestOnce(url, method, opts.headers ?? {}, body, remaining, opts);
+    const res = await requestOnce(url, method, headers, body, remaining, opts);
     const location = res.headers.location;
     if (!REDIRECTS.has(res.status) || !location || hop >= maxRedirects) return res;
     url = new URL(location, url);
+    // Credentials are for the origin they were configured for (a webhook's authorization header): a redirect
+    // elsewhere (another host, port or scheme) must not carry them, as Go's client strips them too.
+    if (url.origin !== origin) headers = withoutHeaders(headers, CREDENTIAL_HEADERS);
     // As browsers and Go's client do: 303, and 301/302 after a POST, become a GET without a body.
     if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
       method = 'GET';
       body = undefined;
+      headers = withoutHeaders(headers, ['content-type']);
     }
+  }
+}
+
+async function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the request timed out')), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

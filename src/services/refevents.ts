@@ -7,7 +7,7 @@ import type { Db } from '../db/index.js';
 import type { Repository, RepoWithOwner } from '../domain/repo.js';
 import type { User } from '../domain/user.js';
 import type { HookEvent } from '../events/types.js';
-import { diffRefs, pushedCommits, snapshotRefs, type RefUpdate } from '../git/pushinfo.js';
+import { commitForPayload, diffRefs, pushedCommits, snapshotRefs, type RefUpdate } from '../git/pushinfo.js';
 import * as hooksDb from '../db/webhooks.js';
 import * as reposDb from '../db/repos.js';
 import type { ServiceDeps } from './context.js';
@@ -36,9 +36,12 @@ export async function refEvents(deps: ServiceDeps, repoPath: string, target: Rep
     // Tag pushes (and deletions) carry no commits, as in Gitea. A failure to read them must not fail the change
     // itself (it already happened on disk): the push is then reported without its commits.
     let pushed: Awaited<ReturnType<typeof pushedCommits>> = { commits: [], total: 0, compareFrom: '' };
+    let headCommit: Awaited<ReturnType<typeof commitForPayload>> = null;
     if (isBranch) {
       try {
         pushed = await pushedCommits(repoPath, u, FEED_MAX_COMMIT_NUM);
+        // Gitea's head_commit is the new tip of any branch update, new commits or not (null only on deletion).
+        if (u.after && pushed.commits.length === 0) headCommit = await commitForPayload(repoPath, u.after);
       } catch (e) {
         deps.log.warn('reading pushed commits for webhooks failed', { repoId: target.repo.id, ref: u.ref, err: String(e) });
       }
@@ -53,6 +56,7 @@ export async function refEvents(deps: ServiceDeps, repoPath: string, target: Rep
       commits: pushed.commits,
       totalCommits: pushed.total,
       compareFrom: pushed.compareFrom,
+      ...(headCommit ? { headCommit } : {}),
     }));
   }
   return async (trx, updated) => {

@@ -2,7 +2,7 @@ import { AppError, notFound } from '../domain/errors.js';
 import { AccessMode } from '../domain/repo.js';
 import type { User } from '../domain/user.js';
 import {
-  compileGlob, flagsFromNames, isHookType, isValidSlackChannel, parseGoBool, type EventFlag, type HookType, type Webhook,
+  compileGlob, flagsFromNames, isHookType, isValidHeaderValue, isValidSlackChannel, parseGoBool, type EventFlag, type HookType, type Webhook,
 } from '../domain/webhook.js';
 import * as hooksDb from '../db/webhooks.js';
 import * as orgsDb from '../db/orgs.js';
@@ -78,13 +78,20 @@ export function createWebhookService(deps: ServiceDeps, repos: RepoService) {
     } catch {
       throw new AppError('validation', 'Invalid url');
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AppError('validation', 'Invalid url');
+    // The URL parser silently drops tabs and newlines: refuse control characters rather than store one URL and
+    // call another.
+    if ([...raw].some((ch) => ch.charCodeAt(0) < 0x20 || ch === '\x7f') || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new AppError('validation', 'Invalid url');
     try {
       await checkUrlAllowed(url, policy);
     } catch (e) {
       if (e instanceof OutboundBlockedError) throw new AppError('validation', 'webhook can only call allowed HTTP servers (check your webhook.ALLOWED_HOST_LIST setting)');
       throw e;
     }
+  }
+
+  /** Ours: an authorization header that could not be sent verbatim (CR/LF would inject headers) is refused. */
+  function checkAuthorizationHeader(v: string | undefined): void {
+    if (v !== undefined && !isValidHeaderValue(v)) throw new AppError('validation', 'Invalid authorization header');
   }
 
   const slackMeta = (cfg: Readonly<Record<string, string>>) => ({
@@ -137,6 +144,7 @@ export function createWebhookService(deps: ServiceDeps, repos: RepoService) {
       if (v === null) throw new AppError('validation', 'Invalid is_system_webhook value');
       isSystem = v;
     }
+    checkAuthorizationHeader(input.authorizationHeader);
     await checkUrl(cfg.url ?? '');
     const now = unixNow(deps);
     const id = await hooksDb.insertHook(db, {
@@ -164,6 +172,7 @@ export function createWebhookService(deps: ServiceDeps, repos: RepoService) {
     await guard(t);
     const hook = await load(t, id);
     checkBranchFilter(input.branchFilter);
+    checkAuthorizationHeader(input.authorizationHeader);
     const patch: Partial<Omit<hooksDb.WebhookRow, 'id'>> = {};
     const cfg = input.config;
     if (cfg) {

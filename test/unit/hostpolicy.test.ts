@@ -1,4 +1,6 @@
 import http from 'node:http';
+import dns from 'node:dns';
+import { jest } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { HostMatchList, isExternalIp, migrationHostPolicy, webhookHostPolicy, checkUrlAllowed, OutboundBlockedError } from '../../src/net/hostpolicy.js';
 import { outboundRequest } from '../../src/net/request.js';
@@ -95,6 +97,8 @@ describe('outboundRequest', () => {
       if (req.url === '/to-internal') return void res.writeHead(302, { location: 'http://10.255.255.1/x' }).end();
       if (req.url === '/to-ok') return void res.writeHead(303, { location: '/ok' }).end();
       if (req.url === '/big') return void res.end(Buffer.alloc(10_000, 97));
+      if (req.url?.startsWith('/to=')) return void res.writeHead(307, { location: decodeURIComponent(req.url.slice(4)) }).end();
+      if (req.url === '/auth') return void res.end(JSON.stringify({ auth: req.headers.authorization ?? null, cookie: req.headers.cookie ?? null, ct: req.headers['content-type'] ?? null }));
       res.end('fine');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -116,6 +120,33 @@ describe('outboundRequest', () => {
     await expect(outboundRequest(`${base}/ok`, { timeoutMs: 2000, policy: webhookHostPolicy(['external']) })).rejects.toBeInstanceOf(OutboundBlockedError);
     await expect(outboundRequest(`http://localhost:${new URL(base).port}/ok`, { timeoutMs: 2000, policy: webhookHostPolicy(['external']) })).rejects.toBeInstanceOf(OutboundBlockedError);
     expect(hits.length).toBe(before);
+  });
+  it('keeps credentials on same-origin redirects and drops them on a redirect to another origin', async () => {
+    const opts = { method: 'POST', body: '{}', headers: { Authorization: 'Bearer sekret', Cookie: 'c=1', 'Content-Type': 'application/json' }, timeoutMs: 2000, maxRedirects: 3, policy: webhookHostPolicy(['loopback']) };
+    const same = await outboundRequest(`${base}/to=${encodeURIComponent('/auth')}`, opts);
+    expect(JSON.parse(same.body.toString())).toEqual({ auth: 'Bearer sekret', cookie: 'c=1', ct: 'application/json' });
+    // Another port is another origin (a different service on the same host).
+    const other = http.createServer((req, res) => res.end(JSON.stringify({ auth: req.headers.authorization ?? null, cookie: req.headers.cookie ?? null, ct: req.headers['content-type'] ?? null })));
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    try {
+      const target = `http://127.0.0.1:${(other.address() as AddressInfo).port}/auth`;
+      const moved = await outboundRequest(`${base}/to=${encodeURIComponent(target)}`, opts);
+      // 307 keeps the method and body (and its content type), never the credentials.
+      expect(JSON.parse(moved.body.toString())).toEqual({ auth: null, cookie: null, ct: 'application/json' });
+    } finally {
+      await new Promise<void>((r) => other.close(() => r()));
+    }
+  });
+  it('counts name resolution against the timeout', async () => {
+    const spy = jest.spyOn(dns.promises, 'lookup').mockImplementation(() => new Promise(() => undefined));
+    try {
+      const t0 = Date.now();
+      await expect(outboundRequest('http://hangs.example.com/', { timeoutMs: 200, policy: webhookHostPolicy(['*']) })).rejects.toThrow('the request timed out');
+      expect(Date.now() - t0).toBeLessThan(1500);
+      expect(spy).toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
   });
   it('caps the kept response body', async () => {
     const res = await outboundRequest(`${base}/big`, { timeoutMs: 2000, policy: webhookHostPolicy(['loopback']), maxResponseBytes: 100 });

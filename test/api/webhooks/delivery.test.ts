@@ -127,7 +127,11 @@ describeDb('webhook delivery', () => {
     expect((await s.client.post(`/repos/${owner.name}/${repo}/branches`, { new_branch_name: 'feat' }, { token: owner.token })).status).toBe(201);
     const ds = await rx.waitFor(3);
     expect(byEvent(ds, 'create')[0]!.json).toMatchObject({ ref: 'feat', ref_type: 'branch', sha: f.body.commit.sha });
-    expect(byEvent(ds, 'push')[1]!.json).toMatchObject({ ref: 'refs/heads/feat', before: ZERO, after: f.body.commit.sha });
+    // No new commits on the new branch, but head_commit is its tip (as Gitea sends it).
+    const branchPush = byEvent(ds, 'push')[1]!.json;
+    expect(branchPush).toMatchObject({ ref: 'refs/heads/feat', before: ZERO, after: f.body.commit.sha, commits: [], total_commits: 0 });
+    expect(branchPush.head_commit).toMatchObject({ id: f.body.commit.sha, message: 'add x\n', author: { username: owner.name } });
+    expect(payloadProblem('PushPayload', branchPush)).toBeNull();
 
     expect((await s.client.delete(`/repos/${owner.name}/${repo}/branches/feat`, { token: owner.token })).status).toBe(204);
     const ds2 = await rx.waitFor(5);
