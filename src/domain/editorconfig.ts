@@ -1,3 +1,4 @@
+import { compileGlob as linearGlob } from './glob.js';
 /**
  * EditorConfig (https://spec.editorconfig.org): an INI file of glob sections. The properties of a file
  * are those of every section whose glob matches its path, later sections overriding earlier ones.
@@ -50,8 +51,9 @@ export function parseEditorConfig(text: string): EditorConfigFile {
 }
 
 interface CompiledGlob {
+  /** Linear-time matcher (glob.ts) for globs without numeric ranges: section names come from repository content. */
+  readonly nfa: { test(s: string): boolean } | null;
   readonly re: RegExp;
-  /** Numeric ranges `{a..b}`, in the order of their capture groups. */
   readonly ranges: readonly (readonly [number, number])[];
 }
 
@@ -134,17 +136,66 @@ function translate(g: string, ranges: [number, number][]): string {
   return out;
 }
 
+const GOBWAS_SPECIAL = /[*?[\]{},\\]/u;
+
+/**
+ * The same glob in gobwas syntax for glob.ts's automaton, or null when it has a numeric range (`{1..3}`), which
+ * only the RegExp form can check.
+ */
+function toGobwas(g: string): string | null {
+  let out = '';
+  for (let i = 0; i < g.length; i++) {
+    const c = g[i]!;
+    if (c === '\\') {
+      out += `\\${g[i + 1] ?? '\\'}`;
+      i++;
+    } else if (c === '*' || c === '?') out += c;
+    else if (c === '[') {
+      const close = g.indexOf(']', i + 2);
+      const body = close < 0 ? '' : g.slice(i + 1, close);
+      if (close < 0 || body.includes('/')) {
+        out += '\\[';
+        continue;
+      }
+      const negate = body.startsWith('!') || body.startsWith('^');
+      // A negated class never matches the separator, as in the RegExp form.
+      out += negate ? `[!/${body.slice(1)}]` : `[${body}]`;
+      i = close;
+    } else if (c === '{') {
+      const close = closingBrace(g, i);
+      if (close < 0) {
+        out += '\\{';
+        continue;
+      }
+      const inner = g.slice(i + 1, close);
+      if (/^([+-]?\d+)\.\.([+-]?\d+)$/u.test(inner)) return null;
+      const alts = splitAlternatives(inner).map(toGobwas);
+      if (alts.some((a) => a === null)) return null;
+      out += alts.length > 1 ? `{${alts.join(',')}}` : `\\{${alts[0]}\\}`;
+      i = close;
+    } else out += GOBWAS_SPECIAL.test(c) ? `\\${c}` : c;
+  }
+  return out;
+}
+
 /** Compiles a section glob: one without a slash matches the file name at any depth, one with a slash is anchored at the root. */
 export function compileGlob(glob: string): CompiledGlob {
   const ranges: [number, number][] = [];
   const anchored = glob.includes('/');
   const g = glob.startsWith('/') ? glob.slice(1) : glob;
+  const converted = toGobwas(g);
+  const nfa = converted === null ? null : linearGlob(`${anchored ? '' : '{**/,}'}${converted}`, '/');
   // Numeric-range groups are the only capturing groups, so their indexes follow `ranges`.
   const body = translate(g, ranges);
-  return { re: new RegExp(`^${anchored ? '' : '(?:.*/)?'}${body}$`, 'su'), ranges };
+  // The RegExp form serves only globs with numeric ranges; with many stars it could backtrack for ages, so such
+  // a (contrived) section matches nothing.
+  const tooComplex = nfa === null && (g.match(/\*+/gu)?.length ?? 0) > 2;
+  return { nfa, re: tooComplex ? /(?!)/u : new RegExp(`^${anchored ? '' : '(?:.*/)?'}${body}$`, 'su'), ranges };
 }
 
 export function globMatches(glob: CompiledGlob, path: string): boolean {
+  if (glob.nfa) return glob.nfa.test(path);
+  if (path.length > 4096) return false;
   const m = glob.re.exec(path);
   if (!m) return false;
   return glob.ranges.every(([lo, hi], k) => {

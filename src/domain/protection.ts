@@ -1,3 +1,4 @@
+import { compileGlob } from './glob.js';
 /** Branch protection rules (Gitea's ProtectedBranch) and how a rule name matches branch names. */
 
 export interface ProtectionRecord {
@@ -39,74 +40,39 @@ const SPECIAL = /[*?[\]{}\\]/;
 /** Gitea's IsRuleNameSpecial: whether a rule name is a glob pattern rather than a branch name. */
 export const isGlobRule = (ruleName: string): boolean => SPECIAL.test(ruleName);
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-
 /**
- * A glob in gobwas/glob's syntax with `/` as separator, as a RegExp source: `*` stays within a path
- * segment, `**` crosses segments, `?` is one non-separator character, `[a-z]` / `[!a-z]` classes,
- * `{a,b}` alternatives, `\x` a literal x. Undefined when the glob does not parse (Gitea then matches the
- * rule name literally).
+ * How a rule matches branch names: a gobwas glob with `/` as separator (see glob.ts: linear-time matching, since
+ * repository administrators choose the pattern), or, for a plain name or a glob that does not parse (Gitea then
+ * compares literally), the name itself compared without regard to case (Gitea's EqualFold).
  */
-export function globToRegExpSource(glob: string, separators = '/'): string | undefined {
-  const sep = separators.replace(/[\\\]^[-]/g, '\\$&');
-  let out = '';
-  let depth = 0;
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '\\') {
-      if (i + 1 >= glob.length) return undefined;
-      out += escapeRe(glob[++i]!);
-    } else if (c === '*') {
-      if (glob[i + 1] === '*') {
-        out += '.*';
-        i++;
-      } else out += `[^${sep}]*`;
-    } else if (c === '?') out += `[^${sep}]`;
-    else if (c === '[') {
-      const end = glob.indexOf(']', i + 1);
-      if (end < 0) return undefined;
-      let body = glob.slice(i + 1, end);
-      const negate = body.startsWith('!');
-      if (negate) body = body.slice(1);
-      if (body === '') return undefined;
-      out += `[${negate ? '^' : ''}${body.replace(/[\\\]^[]/g, '\\$&')}]`;
-      i = end;
-    } else if (c === '{') {
-      depth++;
-      out += '(?:';
-    } else if (c === '}') {
-      if (depth === 0) return undefined;
-      depth--;
-      out += ')';
-    } else if (c === ',' && depth > 0) out += '|';
-    else if (c === ']') return undefined;
-    else out += escapeRe(c);
-  }
-  if (depth !== 0) return undefined;
-  return `^${out}$`;
+export type RuleMatcher = { readonly glob: string } | { readonly literal: string };
+
+export function ruleMatcher(ruleName: string): RuleMatcher {
+  if (isGlobRule(ruleName) && compileGlob(ruleName, '/') !== null) return { glob: ruleName };
+  return { literal: ruleName.toLowerCase() };
+}
+
+/** Whether `ruleName` applies to `branch`. */
+export function ruleMatches(ruleName: string, branch: string): boolean {
+  const m = ruleMatcher(ruleName);
+  return 'glob' in m ? compileGlob(m.glob, '/')!.test(branch) : m.literal === branch.toLowerCase();
 }
 
 /**
  * Gitea's protected / unprotected file patterns: `;`-separated, lower-cased globs with `.` and `/` both as
  * separators (so `*.lock` matches `yarn.lock` but not `a/yarn.lock`, and `*` never crosses a dot). Invalid
- * globs are skipped, as Gitea does. Matched against lower-cased paths.
+ * globs are skipped, as Gitea does. Matched against lower-cased paths (with {@link FILE_GLOB_SEPARATORS}).
  */
-export function filePatternSources(patterns: string): string[] {
+export function filePatterns(patterns: string): string[] {
   const out: string[] = [];
   for (const expr of patterns.toLowerCase().split(';')) {
     const g = expr.trim();
-    if (g === '') continue;
-    const src = globToRegExpSource(g, './');
-    if (src !== undefined) out.push(src);
+    if (g !== '' && compileGlob(g, FILE_GLOB_SEPARATORS) !== null) out.push(g);
   }
   return out;
 }
 
-/** How a rule matches branch names, as RegExp source and flags (plain names: case-insensitive equality). */
-export function ruleMatcher(ruleName: string): { source: string; flags: string } {
-  if (!isGlobRule(ruleName)) return { source: `^${escapeRe(ruleName)}$`, flags: 'i' };
-  return { source: globToRegExpSource(ruleName) ?? `^${escapeRe(ruleName)}$`, flags: '' };
-}
+export const FILE_GLOB_SEPARATORS = './';
 
 /** Gitea's rule order: plain branch names first, then glob rules, each by creation (then id). */
 export function sortRules<T extends Pick<ProtectionRecord, 'ruleName' | 'createdUnix' | 'id'>>(rules: readonly T[]): T[] {
@@ -120,10 +86,7 @@ export function sortRules<T extends Pick<ProtectionRecord, 'ruleName' | 'created
 
 /** The first rule (in {@link sortRules} order) that applies to `branch`, if any. */
 export function firstMatchingRule<T extends Pick<ProtectionRecord, 'ruleName' | 'createdUnix' | 'id'>>(rules: readonly T[], branch: string): T | undefined {
-  for (const r of sortRules(rules)) {
-    const m = ruleMatcher(r.ruleName);
-    if (new RegExp(m.source, m.flags).test(branch)) return r;
-  }
+  for (const r of sortRules(rules)) if (ruleMatches(r.ruleName, branch)) return r;
   return undefined;
 }
 

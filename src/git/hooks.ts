@@ -6,21 +6,22 @@
  */
 import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { compileGlob } from '../domain/glob.js';
+import { FILE_GLOB_SEPARATORS } from '../domain/protection.js';
 
 /** The environment variable carrying the branch rules (JSON array of {@link BranchRefRule}) to the pre-receive hook. */
 export const BRANCH_RULES_ENV = 'ANVIL_BRANCH_RULES';
 
 /**
- * One rule as the pre-receive hook applies it to `refs/heads/<branch>`: the first rule whose RegExp
- * (`re`, `flags`) matches the branch name applies. A matching branch is never deleted nor rewound
- * (non-fast-forward), and is updated only when `push` is true.
+ * One rule as the pre-receive hook applies it to `refs/heads/<branch>`: the first rule that matches the branch
+ * name applies (`glob`: a gobwas glob with `/` as separator; null: `name` compared without regard to case).
+ * A matching branch is never deleted nor rewound (non-fast-forward), and is updated only when `push` is true.
  */
 export interface BranchRefRule {
   readonly name: string;
-  readonly re: string;
-  readonly flags: string;
+  readonly glob: string | null;
   readonly push: boolean;
-  /** RegExp sources matched against lower-cased changed paths: changing one refuses the push, whoever pushes. */
+  /** Globs (`.` and `/` separators) matched against lower-cased changed paths: changing one refuses the push, whoever pushes. */
   readonly protectedFiles: readonly string[];
   /** When `push` is false, a push that changes only paths matching these is still accepted. */
   readonly unprotectedFiles: readonly string[];
@@ -36,14 +37,22 @@ export const PRE_RECEIVE_SCRIPT = `// Written by Anvil; do not edit.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
+// The linear-time glob matcher of domain/glob.ts (its source text): rule patterns are chosen by repository
+// administrators, so no regular expression is built from them.
+${compileGlob.toString()}
+
 let rules;
 try {
-  rules = JSON.parse(process.env.${BRANCH_RULES_ENV} ?? '[]').map((r) => ({
-    ...r,
-    rx: new RegExp(r.re, r.flags),
-    protectedRx: (r.protectedFiles ?? []).map((x) => new RegExp(x)),
-    unprotectedRx: (r.unprotectedFiles ?? []).map((x) => new RegExp(x)),
-  }));
+  rules = JSON.parse(process.env.${BRANCH_RULES_ENV} ?? '[]').map((r) => {
+    const g = r.glob === null ? null : compileGlob(r.glob, '/');
+    const files = (list) => (list ?? []).map((x) => compileGlob(x, '${FILE_GLOB_SEPARATORS}')).filter((x) => x !== null);
+    return {
+      ...r,
+      rx: g ?? { test: (b) => b.toLowerCase() === r.name.toLowerCase() },
+      protectedRx: files(r.protectedFiles),
+      unprotectedRx: files(r.unprotectedFiles),
+    };
+  });
 } catch {
   process.stderr.write('branch protection rules are unreadable\\n');
   process.exit(1);

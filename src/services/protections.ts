@@ -1,8 +1,9 @@
 import { AppError } from '../domain/errors.js';
+import type { BranchRefRule } from '../git/hooks.js';
 import {
   canUserMerge,
   canUserPush,
-  filePatternSources,
+  filePatterns,
   firstMatchingRule,
   ruleMatcher,
   sortRules,
@@ -58,16 +59,7 @@ export interface ProtectionView {
 }
 
 /** One rule as the pre-receive hook applies it (see git/hooks.ts). */
-export interface HookRule {
-  readonly name: string;
-  readonly re: string;
-  readonly flags: string;
-  /** Whether this pusher may update matching branches (fast-forward only). */
-  readonly push: boolean;
-  /** Protected and unprotected file patterns as RegExp sources (see git/hooks.ts BranchRefRule). */
-  readonly protectedFiles: readonly string[];
-  readonly unprotectedFiles: readonly string[];
-}
+export type HookRule = BranchRefRule;
 
 const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
@@ -304,11 +296,10 @@ export function createProtectionService(deps: ServiceDeps, repos: RepoService) {
       const m = ruleMatcher(r.ruleName);
       return {
         name: r.ruleName,
-        re: m.source,
-        flags: m.flags,
+        glob: 'glob' in m ? m.glob : null,
         push: actor.user ? canUserPush(r, actor.user.id, access.mode, AccessMode.write, myTeams) : false,
-        protectedFiles: filePatternSources(r.protectedFilePatterns),
-        unprotectedFiles: filePatternSources(r.unprotectedFilePatterns),
+        protectedFiles: filePatterns(r.protectedFilePatterns),
+        unprotectedFiles: filePatterns(r.unprotectedFilePatterns),
       };
     });
   }

@@ -68,3 +68,18 @@ describe('languageOf', () => {
     expect(languageOf('types.d.ts')).toBeNull();
   });
 });
+
+describe('section globs match in linear time, like their RegExp form', () => {
+  const globs = ['*', '*.js', '**.js', 'lib/**.js', '/lib/*.js', '{a,b}.md', '{a,{b,c}}', 'a{single}b', '[abc].x', '[!a-c].x', '[^x]y', '[a/b]', 'x[', 'x{', '\\*.md', 'a?c', 'docs/**/x.md', '{,pre}fix', 'a,b', 'a]b'];
+  const paths = ['a.js', 'lib/a.js', 'lib/x/a.js', 'src/lib/a.js', 'a.md', 'b.md', 'c.md', 'x/b.md', 'a', 'b', 'c', 'a{single}b', 'b.x', 'd.x', '/.x', 'zy', '[a/b]', 'x[', 'x{', '*.md', 'x.md', 'abc', 'a/c', 'docs/x.md', 'docs/a/b/x.md', 'fix', 'prefix', 'a,b', 'a]b'];
+  it.each(globs)('%s', (glob) => {
+    const g = compileGlob(glob);
+    for (const p of paths) expect([glob, p, g.re.test(p)]).toEqual([glob, p, globMatches(g, p)]);
+  });
+  it('a section glob that makes a RegExp backtrack exponentially is answered at once', () => {
+    const t = performance.now();
+    expect(m('*a*a*a*a*a*a*a*a*a*a*b', 'a'.repeat(300))).toBe(false);
+    expect(m('{1..2}*a*a*a*a*a*a*b', `1${'a'.repeat(300)}`)).toBe(false);
+    expect(performance.now() - t).toBeLessThan(500);
+  });
+});

@@ -1,10 +1,9 @@
 import { describe, it, expect } from '@jest/globals';
-import { filePatternSources, firstMatchingRule, globToRegExpSource, isGlobRule, ruleMatcher } from '../../src/domain/protection.js';
+import { FILE_GLOB_SEPARATORS, filePatterns, firstMatchingRule, isGlobRule, ruleMatcher, ruleMatches } from '../../src/domain/protection.js';
+import { compileGlob } from '../../src/domain/glob.js';
+import { PRE_RECEIVE_SCRIPT } from '../../src/git/hooks.js';
 
-const matches = (rule: string, branch: string) => {
-  const m = ruleMatcher(rule);
-  return new RegExp(m.source, m.flags).test(branch);
-};
+const matches = (rule: string, branch: string) => ruleMatches(rule, branch);
 
 describe('branch protection rule names', () => {
   it('tells glob rules from plain branch names', () => {
@@ -35,7 +34,7 @@ describe('branch protection rule names', () => {
   });
 
   it('treats a glob that does not parse as a literal name', () => {
-    expect(globToRegExpSource('[abc')).toBeUndefined();
+    expect(ruleMatcher('[abc')).toEqual({ literal: '[abc' });
     expect(matches('[abc', '[abc')).toBe(true);
     expect(matches('{a', 'a')).toBe(false);
   });
@@ -54,7 +53,7 @@ describe('branch protection rule names', () => {
 });
 
 describe('filePatternSources (protected / unprotected file patterns)', () => {
-  const matches = (patterns: string, path: string) => filePatternSources(patterns).some((src) => new RegExp(src).test(path.toLowerCase()));
+  const matches = (patterns: string, path: string) => filePatterns(patterns).some((g) => compileGlob(g, FILE_GLOB_SEPARATORS)!.test(path.toLowerCase()));
   it.each([
     ['*.lock', 'yarn.lock', true],
     ['*.lock', 'a/yarn.lock', false],
@@ -66,5 +65,20 @@ describe('filePatternSources (protected / unprotected file patterns)', () => {
     ['[', 'anything', false],
     ['', 'anything', false],
   ])('%j matches %s: %s', (patterns, path, expected) => expect(matches(patterns, path)).toBe(expected));
-  it('skips invalid globs and keeps the others', () => expect(filePatternSources('[;*.md').length).toBe(1));
+  it('skips invalid globs and keeps the others', () => expect(filePatterns('[;*.md')).toEqual(['*.md']));
+});
+
+describe('glob matching cannot be made slow', () => {
+  it('answers patterns that make a regular expression backtrack exponentially in linear time', () => {
+    const t = performance.now();
+    expect(ruleMatches('*a*a*a*a*a*a*a*a*a*a*b', 'a'.repeat(200))).toBe(false);
+    expect(ruleMatches('**a**a**a**a**a**a**a**b', `${'a/'.repeat(100)}c`)).toBe(false);
+    expect(filePatterns('*a*a*a*a*a*a*a*a*b').some((g) => compileGlob(g, FILE_GLOB_SEPARATORS)!.test('a'.repeat(200)))).toBe(false);
+    expect(performance.now() - t).toBeLessThan(500);
+  });
+
+  it('the pre-receive hook embeds the same matcher and builds no RegExp from rule data', () => {
+    expect(PRE_RECEIVE_SCRIPT).toContain('function compileGlob(');
+    expect(PRE_RECEIVE_SCRIPT).not.toMatch(/new RegExp\(r\./);
+  });
 });
