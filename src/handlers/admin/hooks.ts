@@ -1,5 +1,6 @@
 import type { Handler } from '../kit.js';
 import { toApiHook } from '../../convert/webhook.js';
+import { createHookInput, editHookInput } from '../hookbody.js';
 import type { HookTarget } from '../../services/webhooks.js';
 // System hooks (fire for every repository) and default hooks (copied into new repositories); the admin scope
 // and site-administrator check are the HTTP layer's.
@@ -13,29 +14,14 @@ export const adminListHooks: Handler<'adminListHooks'> = async (ctx) => {
 };
 
 export const adminCreateHook: Handler<'adminCreateHook'> = async (ctx) => {
-  const b = ctx.body;
-  const hook = await ctx.services.webhooks.create(target(ctx), {
-    type: b.type,
-    config: b.config,
-    events: b.events,
-    branchFilter: b.branch_filter,
-    authorizationHeader: b.authorization_header,
-    active: b.active,
-  });
+  const hook = await ctx.services.webhooks.create(target(ctx), createHookInput(ctx.body));
   return { status: 201, body: toApiHook(hook) };
 };
 
 export const adminGetHook: Handler<'adminGetHook'> = async (ctx) => ({ status: 200, body: toApiHook(await ctx.services.webhooks.get(target(ctx), ctx.path.id)) });
 
 export const adminEditHook: Handler<'adminEditHook'> = async (ctx) => {
-  const b = ctx.body;
-  const hook = await ctx.services.webhooks.edit(target(ctx), ctx.path.id, {
-    config: b.config,
-    events: b.events,
-    branchFilter: b.branch_filter,
-    authorizationHeader: b.authorization_header,
-    active: b.active,
-  });
+  const hook = await ctx.services.webhooks.edit(target(ctx), ctx.path.id, editHookInput(ctx.body));
   return { status: 200, body: toApiHook(hook) };
 };
 

@@ -1,5 +1,6 @@
 import { type Handler, requireDoer } from '../kit.js';
 import { toApiHook } from '../../convert/webhook.js';
+import { createHookInput, editHookInput } from '../hookbody.js';
 import type { HookTarget } from '../../services/webhooks.js';
 import type { Actor, User } from '../../domain/user.js';
 import type { Services } from '../../services/index.js';
@@ -17,29 +18,14 @@ export const orgListHooks: Handler<'orgListHooks'> = async (ctx) => {
 };
 
 export const orgCreateHook: Handler<'orgCreateHook'> = async (ctx) => {
-  const b = ctx.body;
-  const hook = await ctx.services.webhooks.create(await target(ctx), {
-    type: b.type,
-    config: b.config,
-    events: b.events,
-    branchFilter: b.branch_filter,
-    authorizationHeader: b.authorization_header,
-    active: b.active,
-  });
+  const hook = await ctx.services.webhooks.create(await target(ctx), createHookInput(ctx.body));
   return { status: 201, body: toApiHook(hook) };
 };
 
 export const orgGetHook: Handler<'orgGetHook'> = async (ctx) => ({ status: 200, body: toApiHook(await ctx.services.webhooks.get(await target(ctx), ctx.path.id)) });
 
 export const orgEditHook: Handler<'orgEditHook'> = async (ctx) => {
-  const b = ctx.body;
-  const hook = await ctx.services.webhooks.edit(await target(ctx), ctx.path.id, {
-    config: b.config,
-    events: b.events,
-    branchFilter: b.branch_filter,
-    authorizationHeader: b.authorization_header,
-    active: b.active,
-  });
+  const hook = await ctx.services.webhooks.edit(await target(ctx), ctx.path.id, editHookInput(ctx.body));
   return { status: 200, body: toApiHook(hook) };
 };
 

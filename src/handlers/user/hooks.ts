@@ -1,5 +1,6 @@
 import { type Handler, requireDoer } from '../kit.js';
 import { toApiHook } from '../../convert/webhook.js';
+import { createHookInput, editHookInput } from '../hookbody.js';
 import type { HookTarget } from '../../services/webhooks.js';
 import type { User } from '../../domain/user.js';
 
@@ -12,29 +13,14 @@ export const userListHooks: Handler<'userListHooks'> = async (ctx) => {
 };
 
 export const userCreateHook: Handler<'userCreateHook'> = async (ctx) => {
-  const b = ctx.body;
-  const hook = await ctx.services.webhooks.create(target(ctx), {
-    type: b.type,
-    config: b.config,
-    events: b.events,
-    branchFilter: b.branch_filter,
-    authorizationHeader: b.authorization_header,
-    active: b.active,
-  });
+  const hook = await ctx.services.webhooks.create(target(ctx), createHookInput(ctx.body));
   return { status: 201, body: toApiHook(hook) };
 };
 
 export const userGetHook: Handler<'userGetHook'> = async (ctx) => ({ status: 200, body: toApiHook(await ctx.services.webhooks.get(target(ctx), ctx.path.id)) });
 
 export const userEditHook: Handler<'userEditHook'> = async (ctx) => {
-  const b = ctx.body;
-  const hook = await ctx.services.webhooks.edit(target(ctx), ctx.path.id, {
-    config: b.config,
-    events: b.events,
-    branchFilter: b.branch_filter,
-    authorizationHeader: b.authorization_header,
-    active: b.active,
-  });
+  const hook = await ctx.services.webhooks.edit(target(ctx), ctx.path.id, editHookInput(ctx.body));
   return { status: 200, body: toApiHook(hook) };
 };
 
