@@ -23,6 +23,9 @@ if (!existsSync(bin)) {
   process.exit(1);
 }
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+// BENCH_ONLY=git,markdown (sections: http, routing, git, webhooks, markdown) runs part of it; start-up always runs.
+const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
+const want = (section) => !only || only.has(section);
 const dir = mkdtempSync(join(tmpdir(), 'anvil-bench-'));
 const children = new Set();
 process.on('exit', () => {
@@ -105,15 +108,15 @@ const scenarios = [
 ];
 
 const results = {};
-for (const s of scenarios) for (const c of [1, 32]) results[`${s.name}|${c}|anvil`] = await load(`${rootUrl}${s.path.slice(1)}`, c, s.headers);
+if (want('http')) for (const s of scenarios) for (const c of [1, 32]) results[`${s.name}|${c}|anvil`] = await load(`${rootUrl}${s.path.slice(1)}`, c, s.headers);
 const rssAfterLoad = rssMb(anvil.pid);
-const gitLines = await benchGit({ rootUrl, token, dir, seconds, load, freePort });
+const gitLines = want('git') ? await benchGit({ rootUrl, token, dir, seconds, load, freePort }) : [];
 {
   const exited = new Promise((r) => anvil.once('exit', r));
   anvil.kill('SIGTERM');
   await exited;
 }
-for (const kind of ['bare', 'express']) {
+for (const kind of want('http') ? ['bare', 'express'] : []) {
   const bport = await freePort();
   const child = fork(join(root, 'scripts', 'bench', 'baseline.mjs'), [kind, join(dir, 'anvil.db'), String(bport), rootUrl], { stdio: 'ignore' });
   children.add(child);
@@ -123,32 +126,36 @@ for (const kind of ['bare', 'express']) {
 }
 
 const fmt = (n, d = 0) => n.toFixed(d).padStart(8);
-console.log(`\nHTTP (${seconds}s per run after 1s warm-up; autocannon in this process, servers in child processes)`);
-console.log('scenario                              conns   server     req/s   p50 ms   p99 ms');
-for (const s of scenarios)
-  for (const c of [1, 32])
-    for (const k of ['anvil', 'express', 'bare']) {
-      const r = results[`${s.name}|${c}|${k}`];
-      console.log(`${s.name.padEnd(38)}${String(c).padStart(5)}   ${k.padEnd(8)}${fmt(r.rps)}${fmt(r.p50, 1)}${fmt(r.p99, 1)}`);
+function printHttp() {
+  console.log(`\nHTTP (${seconds}s per run after 1s warm-up; autocannon in this process, servers in child processes)`);
+  console.log('scenario                              conns   server     req/s   p50 ms   p99 ms');
+  for (const s of scenarios)
+    for (const c of [1, 32])
+      for (const k of ['anvil', 'express', 'bare']) {
+        const r = results[`${s.name}|${c}|${k}`];
+        console.log(`${s.name.padEnd(38)}${String(c).padStart(5)}   ${k.padEnd(8)}${fmt(r.rps)}${fmt(r.p50, 1)}${fmt(r.p99, 1)}`);
+      }
+  console.log('\nratios (anvil req/s / baseline req/s); target >= 0.8 against express');
+  for (const s of scenarios)
+    for (const c of [1, 32]) {
+      const a = results[`${s.name}|${c}|anvil`].rps;
+      console.log(
+        `${s.name.padEnd(38)}${String(c).padStart(5)}   vs express ${(a / results[`${s.name}|${c}|express`].rps).toFixed(2)}   vs bare ${(a / results[`${s.name}|${c}|bare`].rps).toFixed(2)}`,
+      );
     }
-console.log('\nratios (anvil req/s / baseline req/s); target >= 0.8 against express');
-for (const s of scenarios)
-  for (const c of [1, 32]) {
-    const a = results[`${s.name}|${c}|anvil`].rps;
-    console.log(
-      `${s.name.padEnd(38)}${String(c).padStart(5)}   vs express ${(a / results[`${s.name}|${c}|express`].rps).toFixed(2)}   vs bare ${(a / results[`${s.name}|${c}|bare`].rps).toFixed(2)}`,
-    );
-  }
-
-const routing = measureRouting();
-console.log(`\nrouting + validation per request (find-my-way + compiled validators, mixed requests)`);
-console.log(`  ${routing.operations} operations: ${routing.perRequestUs.toFixed(2)} µs; table built in ${routing.buildSmallMs.toFixed(1)} ms`);
-console.log(`  ${routing.withSynthetic} operations: ${routing.perRequestLargeUs.toFixed(2)} µs; table built in ${routing.buildLargeMs.toFixed(1)} ms`);
-console.log(`  ratio ${(routing.perRequestLargeUs / routing.perRequestUs).toFixed(2)} (target <= 1.1)`);
-
+}
+function printRouting() {
+  const routing = measureRouting();
+  console.log(`\nrouting + validation per request (find-my-way + compiled validators, mixed requests)`);
+  console.log(`  ${routing.operations} operations: ${routing.perRequestUs.toFixed(2)} µs; table built in ${routing.buildSmallMs.toFixed(1)} ms`);
+  console.log(`  ${routing.withSynthetic} operations: ${routing.perRequestLargeUs.toFixed(2)} µs; table built in ${routing.buildLargeMs.toFixed(1)} ms`);
+  console.log(`  ratio ${(routing.perRequestLargeUs / routing.perRequestUs).toFixed(2)} (target <= 1.1)`);
+}
+if (want('http')) printHttp();
+if (want('routing')) printRouting();
 startups.sort((a, b) => a - b);
 console.log(`\nstart-up: spawn to healthy /api/healthz ${startups.map((t) => t.toFixed(0)).join(', ')} ms (median ${startups[1].toFixed(0)} ms; target < 1000)`);
 console.log(`resident memory: ${rssAfterStart.toFixed(1)} MB after start (target < 100), ${rssAfterLoad.toFixed(1)} MB after the load runs`);
 for (const line of gitLines) console.log(line);
-for (const line of await benchWebhooks()) console.log(line);
-for (const line of await benchMarkdown()) console.log(line);
+if (want('webhooks')) for (const line of await benchWebhooks()) console.log(line);
+if (want('markdown')) for (const line of await benchMarkdown()) console.log(line);

@@ -1,6 +1,6 @@
 /**
- * Archives of one commit written to a file: `git archive` (zip, tar.gz) streamed straight from git's
- * stdout to disk, and `git bundle create` (through a throw-away repository that borrows the objects, as
+ * Archives of one commit written to a file: `git archive` (zip; tar, compressed here for tar.gz) streamed
+ * from git's stdout to disk, and `git bundle create` (through a throw-away repository that borrows the objects, as
  * Gitea's CreateBundle does, because git refuses to bundle a bare object id). The caller chooses the
  * destination (a temporary name it renames when this resolves), so no partial file is ever visible.
  */
@@ -8,7 +8,9 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { GitError, killGit, runGit, spawnGit, timedOut } from './run.js';
 
 /** The archive formats Gitea serves. */
@@ -17,6 +19,33 @@ export type ArchiveFormat = 'zip' | 'tar.gz' | 'bundle';
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/u;
 /** Archives of large trees take a while; a stuck process must still end. */
 const ARCHIVE_TIMEOUT_MS = 10 * 60_000;
+/** git writes tar output in 10 KiB records; zlib gets them in batches of at least this size. */
+const GZIP_BATCH_BYTES = 64 * 1024;
+
+/**
+ * Joins small chunks into batches of at least `size` bytes. Each write to a zlib stream is one job on
+ * libuv's thread pool; per-record jobs spend more on hand-offs than on compressing.
+ */
+function batcher(size: number): Transform {
+  let parts: Buffer[] = [];
+  let length = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done: TransformCallback) {
+      parts.push(chunk);
+      length += chunk.length;
+      if (length >= size) {
+        this.push(parts.length === 1 ? parts[0] : Buffer.concat(parts, length));
+        parts = [];
+        length = 0;
+      }
+      done();
+    },
+    flush(done: TransformCallback) {
+      if (length > 0) this.push(Buffer.concat(parts, length));
+      done();
+    },
+  });
+}
 
 /**
  * Writes the archive of commit `sha` in `format` to `dest` (created or truncated). zip and tar.gz put
@@ -27,7 +56,11 @@ export async function writeArchive(repoPath: string, sha: string, format: Archiv
   if (!OID.test(sha)) throw new Error('archives are made from object ids');
   if (format === 'bundle') return writeBundle(repoPath, sha, dest);
   if (prefix.includes('\0') || prefix.startsWith('-')) throw new Error('unsafe archive prefix');
-  const args = ['archive', `--format=${format}`, `--prefix=${prefix}`, '--end-of-options', sha];
+  // tar.gz: git makes the tar and zlib compresses it on the thread pool while git is still reading
+  // objects, so the two halves run side by side (git's built-in gzip runs them one after the other in
+  // one process). Same deflate level (6) as git and gzip; a single gzip member.
+  const gzip = format === 'tar.gz';
+  const args = ['archive', `--format=${gzip ? 'tar' : format}`, `--prefix=${prefix}`, '--end-of-options', sha];
   const child = spawnGit(args, { gitDir: repoPath, timeoutMs: ARCHIVE_TIMEOUT_MS });
   let stderr = '';
   child.stderr!.setEncoding('utf8');
@@ -41,7 +74,8 @@ export async function writeArchive(repoPath: string, sha: string, format: Archiv
     child.once('close', (code, sig) => resolve({ code, sig }));
   });
   try {
-    await pipeline(child.stdout!, createWriteStream(dest));
+    if (gzip) await pipeline(child.stdout!, batcher(GZIP_BATCH_BYTES), createGzip(), createWriteStream(dest));
+    else await pipeline(child.stdout!, createWriteStream(dest));
   } catch (e) {
     killGit(child);
     await exited.catch(() => undefined);

@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describeDb, startServer, uniqueName, type TestServer, type TestUser } from '../../helpers/server.js';
 import { checkResponse } from '../../helpers/contract.js';
 import { createGitCli, type GitCli, tokenRemote } from '../../helpers/gitcli.js';
@@ -159,6 +160,10 @@ describeDb('archives, editorconfig, languages', () => {
       const list = await run('tar', ['tzf', tgz]);
       expect(list.code).toBe(0);
       expect(list.stdout.split('\n').filter(Boolean).sort()).toEqual([`${pub}/`, `${pub}/README.md`]);
+      // We compress git's tar ourselves: one gzip member holding exactly what `git archive --format=tar` writes.
+      const tar = await run('git', ['--git-dir', join(local, '.git'), 'archive', '--format=tar', `--prefix=${pub}/`, sha.c1!]);
+      expect(tar.code).toBe(0);
+      expect(gunzipSync(all[0]!.bytes).toString('utf8')).toBe(tar.stdout);
       // The one-byte bound evicted the zip; no temporary file is left behind.
       expect(cached()).toEqual([`${sha.c1}.${pub}.tar.gz`]);
     });
