@@ -26,10 +26,12 @@ function packedRefs(repoPath: string): ReadonlyMap<string, string> | undefined {
   const file = join(repoPath, 'packed-refs');
   let key: string;
   try {
-    const st = statSync(file);
+    // throwIfNoEntry: a missing file (the usual case) costs one syscall, no exception.
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (!st) return new Map();
     key = `${st.ino}:${st.size}:${st.mtimeMs}`;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? new Map() : undefined;
+  } catch {
+    return undefined;
   }
   const hit = packedCache.get(repoPath);
   if (hit && hit.key === key) return hit.refs;
@@ -55,13 +57,19 @@ function packedRefs(repoPath: string): ReadonlyMap<string, string> | undefined {
 export function directRefResolver(repoPath: string): RefResolver {
   return (fullRef) => {
     if (!fullRef.startsWith('refs/') || fullRef.includes('..')) return undefined;
+    const file = join(repoPath, fullRef);
     try {
-      const text = readFileSync(join(repoPath, fullRef), 'utf8');
-      const m = OID_LINE.exec(text);
-      return m ? m[1]! : undefined;
+      // A stat first: most candidates of a lookup (the tag named like the branch, say) do not exist, and a
+      // failed readFileSync builds an exception with a stack, which costs more than the extra syscall.
+      const st = statSync(file, { throwIfNoEntry: false });
+      // A directory: `refs/heads/a` is one because `a/b` exists, so `a` itself cannot.
+      if (st?.isDirectory()) return null;
+      if (st) {
+        const m = OID_LINE.exec(readFileSync(file, 'utf8'));
+        return m ? m[1]! : undefined;
+      }
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      // EISDIR: `refs/heads/a` is a directory because `a/b` exists, so `a` itself cannot.
       if (code === 'EISDIR') return null;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') return undefined;
     }
