@@ -124,21 +124,24 @@ export interface ResolvedCommit {
 async function commitOf(r: ObjectReader, spec: string): Promise<string | null> {
   const direct = spec.startsWith('refs/') ? r.resolveRef?.(spec) : undefined;
   if (direct === null) return null;
-  if (direct !== undefined) {
-    // Peel annotated tags by reading the (cached) objects, as `^{commit}` would.
-    let sha = direct;
-    for (let depth = 0; depth < 8; depth++) {
-      const o = await r.read(sha);
-      if (!o) return null;
-      if (o.type === 'commit') return sha;
-      if (o.type !== 'tag') return null;
-      const m = /^object ([0-9a-f]+)$/mu.exec(o.content.subarray(0, 200).toString('latin1'));
-      if (!m) return null;
-      sha = m[1]!;
-    }
-  }
+  if (direct !== undefined) return peelToCommit(r, direct);
   const info = await r.info(`${spec}^{commit}`);
   return info?.type === 'commit' ? info.sha : null;
+}
+
+/** The commit an object id names, peeling annotated tags by reading the (cached) objects, as `^{commit}` would. */
+async function peelToCommit(r: ObjectReader, id: string): Promise<string | null> {
+  let sha = id;
+  for (let depth = 0; depth < 8; depth++) {
+    const o = await r.read(sha);
+    if (!o) return null;
+    if (o.type === 'commit') return sha;
+    if (o.type !== 'tag') return null;
+    const m = /^object ([0-9a-f]+)$/mu.exec(o.content.subarray(0, 200).toString('latin1'));
+    if (!m) return null;
+    sha = m[1]!;
+  }
+  return null;
 }
 
 /**
@@ -163,12 +166,27 @@ export async function resolveCommitish(r: ObjectReader, name: string): Promise<R
   return firstMatch(r, candidates.map((c) => ({ ...c, name })));
 }
 
-/** Asks for every candidate at once (one pipelined round trip) and returns the first, in order, that names a commit. */
+/**
+ * The first candidate, in order, that names a commit. Refs the ref files answer are taken one by one, so
+ * the usual lookup (a branch that exists) stops there without looking at the tag of the same name or at
+ * packed-refs; whatever is left for git (object ids, unusual ref storage) is asked at once, in one
+ * pipelined round trip.
+ */
 async function firstMatch(r: ObjectReader, candidates: readonly { kind: ResolvedCommit['kind']; name: string; spec: string }[]): Promise<ResolvedCommit | null> {
-  const shas = await Promise.all(candidates.map((c) => commitOf(r, c.spec)));
-  for (const [i, c] of candidates.entries()) {
+  const found = (c: (typeof candidates)[number], sha: string): ResolvedCommit => ({ kind: c.kind, name: c.kind === 'commit' ? sha : c.name, sha });
+  let next = 0;
+  for (; next < candidates.length && r.resolveRef; next++) {
+    const c = candidates[next]!;
+    const direct = c.spec.startsWith('refs/') ? r.resolveRef(c.spec) : undefined;
+    if (direct === undefined) break;
+    const sha = direct === null ? null : await peelToCommit(r, direct);
+    if (sha) return found(c, sha);
+  }
+  const rest = candidates.slice(next);
+  const shas = await Promise.all(rest.map((c) => commitOf(r, c.spec)));
+  for (const [i, c] of rest.entries()) {
     const sha = shas[i];
-    if (sha) return { kind: c.kind, name: c.kind === 'commit' ? sha : c.name, sha };
+    if (sha) return found(c, sha);
   }
   return null;
 }
