@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { parseGoDuration } from '../domain/duration.js';
 import { parseIni, type IniDocument } from './ini.js';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'none';
@@ -59,12 +60,52 @@ export interface Config {
     /** Slow poll for deliveries written by other processes or left by a restart. */
     readonly pollIntervalMs: number;
   };
+  /**
+   * Gitea's [cron.cleanup_hook_task_table]: delivered webhook deliveries older than `olderThanMs`
+   * (type olderthan) or beyond the newest `numberToKeep` per hook (type perwebhook) are deleted every `everyMs`.
+   */
+  readonly hookTaskCleanup: {
+    readonly enabled: boolean;
+    readonly runAtStart: boolean;
+    readonly type: 'olderthan' | 'perwebhook';
+    readonly olderThanMs: number;
+    readonly numberToKeep: number;
+    readonly everyMs: number;
+  };
   /** Largest markdown/markup text the render endpoints accept, in bytes (413 beyond). */
   readonly markdown: { readonly maxInputBytes: number };
   readonly log: { readonly level: LogLevel };
 }
 
 export class ConfigError extends Error {}
+
+const CLEANUP = 'cron.cleanup_hook_task_table';
+
+/**
+ * How often a Gitea cron SCHEDULE runs: `@every <duration>`, `@hourly`, `@daily`, `@midnight`, `@weekly`. We run
+ * tasks on an interval from start-up, not at wall-clock times; a five-field cron expression is read as daily,
+ * with a warning, rather than refused, so that a Gitea app.ini still starts.
+ */
+function scheduleInterval(section: string, raw: string, warnings: string[]): number {
+  const text = raw.trim();
+  const every = /^@every\s+(.+)$/u.exec(text);
+  if (every) {
+    let ms: number;
+    try {
+      ms = parseGoDuration(every[1]!.trim());
+    } catch {
+      throw new ConfigError(`[${section}] SCHEDULE: "${raw}" is not a duration after @every`);
+    }
+    // Timers hold at most 2^31 - 1 ms; node runs a longer one at once, over and over.
+    if (ms < 1000 || ms > 2 ** 31 - 1) throw new ConfigError(`[${section}] SCHEDULE: "${raw}" must be between one second and 24 days`);
+    return ms;
+  }
+  const named: Record<string, number> = { '@hourly': 3_600_000, '@daily': 86_400_000, '@midnight': 86_400_000, '@weekly': 7 * 86_400_000 };
+  const ms = named[text.toLowerCase()];
+  if (ms !== undefined) return ms;
+  warnings.push(`[${section}] SCHEDULE: "${raw}" is run daily from start-up (only @every, @hourly, @daily, @midnight and @weekly are read)`);
+  return 86_400_000;
+}
 
 export interface ConfigSource {
   /** app.ini path; absent = defaults only. */
@@ -119,6 +160,14 @@ const KNOWN: Record<string, Record<string, KeySpec>> = {
     MAX_ATTEMPTS: { kind: 'int' },
     RETRY_BACKOFF_MS: { kind: 'int' },
     POLL_INTERVAL_MS: { kind: 'int' },
+  },
+  'cron.cleanup_hook_task_table': {
+    ENABLED: { kind: 'bool' },
+    RUN_AT_START: { kind: 'bool' },
+    SCHEDULE: { kind: 'string' },
+    CLEANUP_TYPE: { kind: 'enum', values: ['olderthan', 'perwebhook'] },
+    OLDER_THAN: { kind: 'string' },
+    NUMBER_TO_KEEP: { kind: 'int' },
   },
   markdown: { MAX_INPUT_SIZE: { kind: 'int' } },
   log: { LEVEL: { kind: 'enum', values: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'none'] } },
@@ -205,6 +254,17 @@ export function loadConfig(source: ConfigSource = {}): LoadedConfig {
     return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
   };
   const path = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
+  const duration = (section: string, key: string, dflt: string) => {
+    const raw = get(section, key)?.trim() || dflt;
+    let ms = -1;
+    try {
+      ms = parseGoDuration(raw);
+    } catch {
+      // reported below
+    }
+    if (!(ms >= 0)) throw new ConfigError(`[${section}] ${key}: "${raw}" is not a duration (such as 168h or 30m)`);
+    return ms;
+  };
 
   const protocol = oneOf<'http' | 'https'>('server', 'PROTOCOL', 'http');
   const httpAddr = str('server', 'HTTP_ADDR', '0.0.0.0');
@@ -267,6 +327,14 @@ export function loadConfig(source: ConfigSource = {}): LoadedConfig {
       maxAttempts: int('webhook', 'MAX_ATTEMPTS', 5, 1),
       retryBackoffMs: int('webhook', 'RETRY_BACKOFF_MS', 10_000, 0),
       pollIntervalMs: int('webhook', 'POLL_INTERVAL_MS', 10_000, 50),
+    },
+    hookTaskCleanup: {
+      enabled: bool(CLEANUP, 'ENABLED', true),
+      runAtStart: bool(CLEANUP, 'RUN_AT_START', false),
+      type: oneOf<'olderthan' | 'perwebhook'>(CLEANUP, 'CLEANUP_TYPE', 'olderthan'),
+      olderThanMs: duration(CLEANUP, 'OLDER_THAN', '168h'),
+      numberToKeep: int(CLEANUP, 'NUMBER_TO_KEEP', 10, 0),
+      everyMs: scheduleInterval(CLEANUP, get(CLEANUP, 'SCHEDULE') ?? '@midnight', warnings),
     },
     markdown: { maxInputBytes: int('markdown', 'MAX_INPUT_SIZE', 1 << 20, 1) },
     log: { level: oneOf<LogLevel>('log', 'LEVEL', 'info') },

@@ -186,3 +186,20 @@ export async function releaseClaims(db: Db, claimer: string, ids: readonly numbe
 export const tasksOfHook = (db: Db, hookId: number) => db.selectFrom('hook_task').selectAll().where('hook_id', '=', hookId).orderBy('id').execute();
 
 export const attemptsOfTask = (db: Db, taskId: number) => db.selectFrom('hook_task_attempt').selectAll().where('task_id', '=', taskId).orderBy('attempt').execute();
+
+/** Deletes delivered tasks (their attempts go with them) delivered before `beforeMs`; returns how many. */
+export async function deleteDeliveredBefore(db: Db, beforeMs: number): Promise<number> {
+  const r = await db.deleteFrom('hook_task').where('is_delivered', '=', 1).where('delivered_ms', '<', beforeMs).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Deletes each hook's delivered tasks beyond its `keep` most recently delivered; returns how many. */
+export async function deleteDeliveredBeyond(db: Db, keep: number): Promise<number> {
+  const r = await sql`
+    delete from hook_task where id in (
+      select id from (
+        select id, row_number() over (partition by hook_id order by delivered_ms desc, id desc) as n
+        from hook_task where is_delivered = 1) ranked
+      where n > ${keep})`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}

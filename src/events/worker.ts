@@ -3,6 +3,7 @@
  * never send the same row twice and a crashed claimer's rows come back), sends them under the outbound host
  * policy, records every attempt and retries failures with exponential backoff a bounded number of times.
  * Woken in-process right after an emitting transaction commits; a slow poll covers other processes and restarts.
+ * Delivered rows are pruned on Gitea's [cron.cleanup_hook_task_table] terms, so the outbox does not grow forever.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -31,6 +32,8 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
   /** Resolves when nothing is due now (tests and benchmarks). */
   idle(): Promise<void>;
+  /** Prunes delivered rows now, as the schedule does; resolves with how many went. */
+  cleanup(): Promise<number>;
   readonly id: string;
 }
 
@@ -65,6 +68,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   let again = false;
   let loop: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
+  let cleanupTimer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
   let idleWaiters: (() => void)[] = [];
   /** Ends the delivery loop's wait for a free slot or new rows (kick while it runs). */
@@ -219,6 +223,21 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     }
   }
 
+  /**
+   * Gitea's cleanup: delivered rows older than OLDER_THAN, or all but each hook's newest NUMBER_TO_KEEP. Rows still
+   * pending are never touched. Every process runs it; the deletes are idempotent.
+   */
+  async function cleanup(): Promise<number> {
+    const c = config.hookTaskCleanup;
+    return c.type === 'olderthan' ? hooksDb.deleteDeliveredBefore(db, clock() - c.olderThanMs) : hooksDb.deleteDeliveredBeyond(db, c.numberToKeep);
+  }
+
+  function scheduledCleanup(): void {
+    cleanup()
+      .then((n) => n > 0 && log.info('old webhook deliveries deleted', { count: n }))
+      .catch((e: unknown) => log.warn('webhook delivery cleanup failed', { err: String(e) }));
+  }
+
   return {
     id,
     start() {
@@ -227,12 +246,19 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       unsubscribe = outbox.onWake(kick);
       // Rows left by a restart (or written by other processes) are picked up at once.
       kick();
+      if (config.hookTaskCleanup.enabled) {
+        if (config.hookTaskCleanup.runAtStart) scheduledCleanup();
+        cleanupTimer = setInterval(scheduledCleanup, config.hookTaskCleanup.everyMs);
+        cleanupTimer.unref();
+      }
     },
+    cleanup,
     async stop() {
       stopped = true;
       nudge?.();
       unsubscribe?.();
       if (timer) clearTimeout(timer);
+      if (cleanupTimer) clearInterval(cleanupTimer);
       if (loop) {
         // Deliveries in flight end within their timeout; do not hold a shutdown longer than that.
         let t: NodeJS.Timeout | undefined;

@@ -218,3 +218,29 @@ describe('ROOT_URL', () => {
     expect(config.server.rootUrl).toBe('https://git.local:8443/');
   });
 });
+
+describe('[cron.cleanup_hook_task_table]', () => {
+  const S = 'cron.cleanup_hook_task_table';
+  it('defaults to Gitea\'s: enabled, OlderThan 168h, 10 kept per hook, daily', () => {
+    const { config } = loadConfig({ cwd: dir, env: {} });
+    expect(config.hookTaskCleanup).toEqual({ enabled: true, runAtStart: false, type: 'olderthan', olderThanMs: 168 * 3_600_000, numberToKeep: 10, everyMs: 86_400_000 });
+  });
+  it('reads the section from app.ini and from ANVIL__CRON_0X2E_CLEANUP_HOOK_TASK_TABLE__KEY', () => {
+    const file = ini(`[${S}]\nCLEANUP_TYPE = PerWebhook\nNUMBER_TO_KEEP = 3\nSCHEDULE = @every 90m\nRUN_AT_START = true\n`);
+    const { config, warnings } = loadConfig({ cwd: dir, file, env: { ANVIL__CRON_0X2E_CLEANUP_HOOK_TASK_TABLE__OLDER_THAN: '72h' } });
+    expect(warnings).toEqual([]);
+    expect(config.hookTaskCleanup).toEqual({ enabled: true, runAtStart: true, type: 'perwebhook', olderThanMs: 72 * 3_600_000, numberToKeep: 3, everyMs: 90 * 60_000 });
+  });
+  it('runs a cron expression daily, with a warning', () => {
+    const { config, warnings } = loadConfig({ cwd: dir, env: {}, overrides: { [S]: { SCHEDULE: '0 0 * * *' } } });
+    expect(config.hookTaskCleanup.everyMs).toBe(86_400_000);
+    expect(warnings).toEqual([`[${S}] SCHEDULE: "0 0 * * *" is run daily from start-up (only @every, @hourly, @daily, @midnight and @weekly are read)`]);
+  });
+  it('refuses an age or a schedule it cannot use', () => {
+    expect(errorOf({ cwd: dir, env: {}, overrides: { [S]: { OLDER_THAN: 'soon' } } })).toBe(`[${S}] OLDER_THAN: "soon" is not a duration (such as 168h or 30m)`);
+    expect(errorOf({ cwd: dir, env: {}, overrides: { [S]: { OLDER_THAN: '-1h' } } })).toBe(`[${S}] OLDER_THAN: "-1h" is not a duration (such as 168h or 30m)`);
+    expect(errorOf({ cwd: dir, env: {}, overrides: { [S]: { SCHEDULE: '@every 100d' } } })).toBe(`[${S}] SCHEDULE: "@every 100d" is not a duration after @every`);
+    expect(errorOf({ cwd: dir, env: {}, overrides: { [S]: { SCHEDULE: '@every 720h' } } })).toBe(`[${S}] SCHEDULE: "@every 720h" must be between one second and 24 days`);
+    expect(errorOf({ cwd: dir, env: {}, overrides: { [S]: { CLEANUP_TYPE: 'Never' } } })).toBe(`[${S}] CLEANUP_TYPE: "Never" is not one of olderthan, perwebhook`);
+  });
+});
