@@ -206,11 +206,29 @@ export function createOrgService(deps: ServiceDeps, repos: RepoService) {
     if ((await reposDb.countOwnedRepos(db, org.id)) > 0) {
       throw new AppError('validation', `user still has ownership of repositories [uid: ${org.id}]`);
     }
-    // Teams, memberships, team links and labels go with the row (ON DELETE CASCADE / explicit for labels).
+    await deleteOrgRow(org);
+  }
+
+  /** Teams, memberships, team links and labels go with the row (ON DELETE CASCADE / explicit for labels). */
+  async function deleteOrgRow(org: User): Promise<void> {
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('label').where('org_id', '=', org.id).execute();
       await usersDb.deleteUserRow(trx, org.id);
     });
+  }
+
+  /**
+   * Admin purge of a user, before the account goes (its team memberships go with the row): an organization the
+   * user is the last owner of is deleted with its repositories, as Gitea's DeleteUser with purge does, rather
+   * than left without owners.
+   */
+  async function purgeMember(user: User): Promise<void> {
+    const { orgs } = await orgsDb.listOrgsOfUser(db, user.id, null, 0, Number.MAX_SAFE_INTEGER);
+    for (const org of orgs) {
+      if (!(await isOwner(org.id, user.id)) || (await orgsDb.countOwners(db, org.id)) > 1) continue;
+      await repos.removeAllOwnedBy(org);
+      await deleteOrgRow(org);
+    }
   }
 
   /**
@@ -697,6 +715,7 @@ export function createOrgService(deps: ServiceDeps, repos: RepoService) {
   const listLabels = (org: User, paging: Paging) => orgsDb.listOrgLabels(db, org.id, paging.offset, paging.limit);
 
   return {
+    purgeMember,
     resolveOrg,
     resolveOrgFor,
     resolveOrgForCreate,

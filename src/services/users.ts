@@ -246,8 +246,11 @@ export function createUserService(deps: ServiceDeps) {
     return (await usersDb.getUserById(db, target.id))!;
   }
 
-  /** Deletes an individual account. Without purge it refuses while the user still owns things. */
-  async function deleteUser(target: User, doer: User, purge: boolean): Promise<void> {
+  /**
+   * Gitea's refusals of DELETE /admin/users/{username}, checked before anything is removed: an organization,
+   * oneself, the last admin; without purge, a user who still owns repositories or belongs to organizations.
+   */
+  async function assertDeletable(target: User, doer: User, purge: boolean): Promise<void> {
     if (target.isOrganization) throw new AppError('validation', `${target.name} is an organization not a user`);
     if (target.id === doer.id) throw new AppError('validation', 'you cannot delete yourself');
     if (!purge && target.numRepos > 0) throw new AppError('validation', `user still has ownership of repositories [uid: ${target.id}]`);
@@ -255,6 +258,11 @@ export function createUserService(deps: ServiceDeps) {
       throw new AppError('validation', `user still has membership of organizations [uid: ${target.id}]`);
     }
     if (target.isAdmin && (await usersDb.countAdmins(db)) <= 1) throw new AppError('validation', `can not delete the last admin user [uid: ${target.id}]`);
+  }
+
+  /** Deletes an individual account (after {@link assertDeletable}; a purge removes what it owns first). */
+  async function deleteUser(target: User, doer: User, purge: boolean): Promise<void> {
+    await assertDeletable(target, doer, purge);
     await db.transaction().execute(async (trx) => {
       // Keys, tokens, e-mails, follows and redirects go with the row (ON DELETE CASCADE); the follow
       // counters of the other side are recomputed.
@@ -342,7 +350,7 @@ export function createUserService(deps: ServiceDeps) {
 
   const getById = (id: number) => usersDb.getUserById(db, id);
 
-  return { resolveVisible, resolveAny, createUser, editUser, deleteUser, renameUser, adminList, search, updateSettings, getById };
+  return { resolveVisible, resolveAny, createUser, editUser, assertDeletable, deleteUser, renameUser, adminList, search, updateSettings, getById };
 }
 
 export type UserService = ReturnType<typeof createUserService>;

@@ -47,9 +47,14 @@ export const adminEditUser: Handler<'adminEditUser'> = async (ctx) => {
 
 export const adminDeleteUser: Handler<'adminDeleteUser'> = async (ctx) => {
   const target = await ctx.services.users.resolveAny(ctx.path.username);
-  // purge: the user's repositories go first (Gitea deletes them before the account).
-  if (ctx.query.purge && !target.isOrganization && target.id !== ctx.doer?.id) await ctx.services.repos.removeAllOwnedBy(target);
-  await ctx.services.users.deleteUser(target, requireDoer(ctx), ctx.query.purge ?? false);
+  const purge = ctx.query.purge ?? false;
+  await ctx.services.users.assertDeletable(target, requireDoer(ctx), purge);
+  if (purge) {
+    // Gitea's order: the user's repositories, then organizations left without an owner, then the account.
+    await ctx.services.repos.removeAllOwnedBy(target);
+    await ctx.services.orgs.purgeMember(target);
+  }
+  await ctx.services.users.deleteUser(target, requireDoer(ctx), purge);
   return { status: 204, body: undefined };
 };
 

@@ -2,6 +2,8 @@
 // orgListUserOrgs, orgGetUserPermissions, createOrgRepo, createOrgRepoDeprecated and the organization labels
 // (BEHAVIOUR.md 5.1, 5.2, 6.1).
 import { it, expect, beforeAll, afterAll, describe } from '@jest/globals';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describeDb, startServer, uniqueName, type TestServer, type TestUser } from '../../helpers/server.js';
 import { addTeamMember, createOrg, createTeam, ownersTeam, type ApiOrg, type ApiTeam } from '../../helpers/orgs.js';
 
@@ -191,6 +193,35 @@ describeDb('organizations', () => {
       expect((await s.client.delete(`/admin/users/${u.name}?purge=true`, as(s.admin))).status).toBe(204);
       const members = await s.client.get<{ login: string }[]>(`/orgs/${org.name}/members`, as(alice));
       expect(members.body.map((m) => m.login)).toEqual([alice.name]);
+    });
+
+    it('purge deletes the organizations the user was the last owner of, with their repositories, and no other', async () => {
+      const u = await s.createUser();
+      const sole = await createOrg(s, u);
+      expect((await s.client.post(`/orgs/${sole.name}/repos`, { name: 'code', auto_init: true }, as(u))).status).toBe(201);
+      const repoDir = (await s.client.get<{ id: number }>(`/repos/${sole.name}/code`, as(u))).body.id;
+      const shared = await createOrg(s, u);
+      await addTeamMember(s, u, (await ownersTeam(s, u, shared.name)).id, alice);
+      const member = await createOrg(s, alice);
+      await addTeamMember(s, alice, (await createTeam(s, alice, member.name)).id, u);
+      expect((await s.client.delete(`/admin/users/${u.name}?purge=true`, as(s.admin))).status).toBe(204);
+      expect((await s.client.get(`/orgs/${sole.name}`, as(s.admin))).status).toBe(404);
+      expect((await s.client.get(`/repos/${sole.name}/code`, as(s.admin))).status).toBe(404);
+      expect(existsSync(join(s.app.config.repository.root, `${repoDir}.git`))).toBe(false);
+      for (const kept of [shared, member]) {
+        expect((await s.client.get(`/orgs/${kept.name}`, as(s.admin))).status).toBe(200);
+        const members = await s.client.get<{ login: string }[]>(`/orgs/${kept.name}/members`, as(alice));
+        expect(members.body.map((m) => m.login)).toEqual([alice.name]);
+      }
+    });
+
+    it('refuses before removing anything', async () => {
+      const repo = uniqueName('kept');
+      expect((await s.client.post('/user/repos', { name: repo }, as(s.admin))).status).toBe(201);
+      const r = await s.client.delete(`/admin/users/${s.admin.name}?purge=true`, as(s.admin));
+      expect(r.status).toBe(422);
+      expect(r.body).toEqual(err('you cannot delete yourself'));
+      expect((await s.client.get(`/repos/${s.admin.name}/${repo}`, as(s.admin))).status).toBe(200);
     });
   });
 
