@@ -69,7 +69,7 @@ export async function benchGit({ rootUrl, token, dir, seconds, load, freePort })
   const timedShell = (command) =>
     new Promise((resolve, reject) => {
       const t = performance.now();
-      const child = spawn('sh', ['-c', `set -e; ${command}`], { env: gitEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn('bash', ['-c', `set -eo pipefail; ${command}`], { env: gitEnv, stdio: ['ignore', 'pipe', 'inherit'] });
       child.stdout.resume();
       child.on('error', reject);
       child.on('close', (code) => (code === 0 ? resolve(performance.now() - t) : reject(new Error(`${command}: exit ${code}`))));

@@ -24,7 +24,14 @@ if (!existsSync(bin)) {
 }
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 // BENCH_ONLY=git,markdown (sections: http, routing, git, webhooks, markdown) runs part of it; start-up always runs.
-const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
+const SECTIONS = ['http', 'routing', 'git', 'webhooks', 'markdown'];
+const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((x) => x.trim()).filter(Boolean)) : null;
+for (const name of only ?? []) {
+  if (!SECTIONS.includes(name)) {
+    console.error(`BENCH_ONLY: unknown section ${name} (sections: ${SECTIONS.join(', ')})`);
+    process.exit(2);
+  }
+}
 const want = (section) => !only || only.has(section);
 const dir = mkdtempSync(join(tmpdir(), 'anvil-bench-'));
 const children = new Set();

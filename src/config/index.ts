@@ -88,7 +88,7 @@ const CLEANUP = 'cron.cleanup_hook_task_table';
  */
 function scheduleInterval(section: string, raw: string, warnings: string[]): number {
   const text = raw.trim();
-  const every = /^@every\s+(.+)$/u.exec(text);
+  const every = /^@every\s+(.+)$/iu.exec(text);
   if (every) {
     let ms: number;
     try {

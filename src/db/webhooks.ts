@@ -187,19 +187,25 @@ export const tasksOfHook = (db: Db, hookId: number) => db.selectFrom('hook_task'
 
 export const attemptsOfTask = (db: Db, taskId: number) => db.selectFrom('hook_task_attempt').selectAll().where('task_id', '=', taskId).orderBy('attempt').execute();
 
-/** Deletes delivered tasks (their attempts go with them) delivered before `beforeMs`; returns how many. */
-export async function deleteDeliveredBefore(db: Db, beforeMs: number): Promise<number> {
-  const r = await db.deleteFrom('hook_task').where('is_delivered', '=', 1).where('delivered_ms', '<', beforeMs).executeTakeFirst();
-  return Number(r.numDeletedRows);
+/**
+ * Deletes up to `limit` delivered tasks (their attempts go with them) delivered before `beforeMs`; returns how
+ * many. Callers loop: one bounded statement at a time keeps a first run over a long history from holding the
+ * database (and, on SQLite, the event loop) for long.
+ */
+export async function deleteDeliveredBefore(db: Db, beforeMs: number, limit: number): Promise<number> {
+  const r = await sql`
+    delete from hook_task where id in (
+      select id from hook_task where is_delivered = 1 and delivered_ms < ${beforeMs} order by id limit ${limit})`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
 }
 
-/** Deletes each hook's delivered tasks beyond its `keep` most recently delivered; returns how many. */
-export async function deleteDeliveredBeyond(db: Db, keep: number): Promise<number> {
+/** Deletes up to `limit` of the delivered tasks beyond each hook's `keep` most recently delivered; returns how many. */
+export async function deleteDeliveredBeyond(db: Db, keep: number, limit: number): Promise<number> {
   const r = await sql`
     delete from hook_task where id in (
       select id from (
         select id, row_number() over (partition by hook_id order by delivered_ms desc, id desc) as n
         from hook_task where is_delivered = 1) ranked
-      where n > ${keep})`.execute(db);
+      where n > ${keep} order by id limit ${limit})`.execute(db);
   return Number(r.numAffectedRows ?? 0);
 }

@@ -40,6 +40,8 @@ export interface DeliveryWorker {
 const BATCH = 64;
 const MAX_RESPONSE_BYTES = 16 * 1024;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
+/** Delivered rows deleted per statement by the cleanup. */
+const CLEANUP_BATCH = 500;
 
 /** The URL as recorded with an attempt: a password in its userinfo is masked like the Authorization header. */
 export function maskUrlPassword(raw: string): string {
@@ -138,7 +140,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     try {
       const due = await hooksDb.nextDue(db);
       if (due !== null) delay = Math.min(delay, Math.max(0, due - clock()));
-      else {
+      // Idle: nothing due now (a retry scheduled for later does not count).
+      if (due === null || due > clock()) {
         const waiters = idleWaiters;
         idleWaiters = [];
         waiters.forEach((w) => w());
@@ -225,11 +228,23 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
 
   /**
    * Gitea's cleanup: delivered rows older than OLDER_THAN, or all but each hook's newest NUMBER_TO_KEEP. Rows still
-   * pending are never touched. Every process runs it; the deletes are idempotent.
+   * pending are never touched. Every process runs it; the deletes are idempotent. Batches of CLEANUP_BATCH with a
+   * turn of the event loop between them; a run still going when the next is due is not doubled.
    */
-  async function cleanup(): Promise<number> {
-    const c = config.hookTaskCleanup;
-    return c.type === 'olderthan' ? hooksDb.deleteDeliveredBefore(db, clock() - c.olderThanMs) : hooksDb.deleteDeliveredBeyond(db, c.numberToKeep);
+  let cleaning: Promise<number> | undefined;
+  function cleanup(): Promise<number> {
+    cleaning ??= (async () => {
+      const c = config.hookTaskCleanup;
+      const before = clock() - c.olderThanMs;
+      let total = 0;
+      for (;;) {
+        const n = c.type === 'olderthan' ? await hooksDb.deleteDeliveredBefore(db, before, CLEANUP_BATCH) : await hooksDb.deleteDeliveredBeyond(db, c.numberToKeep, CLEANUP_BATCH);
+        total += n;
+        if (n < CLEANUP_BATCH || stopped) return total;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    })().finally(() => (cleaning = undefined));
+    return cleaning;
   }
 
   function scheduledCleanup(): void {
@@ -259,6 +274,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       unsubscribe?.();
       if (timer) clearTimeout(timer);
       if (cleanupTimer) clearInterval(cleanupTimer);
+      // A cleanup batch in progress ends before the database closes (the loop stops after it).
+      await cleaning?.catch(() => undefined);
       if (loop) {
         // Deliveries in flight end within their timeout; do not hold a shutdown longer than that.
         let t: NodeJS.Timeout | undefined;

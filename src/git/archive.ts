@@ -33,96 +33,117 @@ export async function writeArchive(repoPath: string, sha: string, format: Archiv
   if (!OID.test(sha)) throw new Error('archives are made from object ids');
   if (format === 'bundle') return writeBundle(repoPath, sha, dest);
   if (prefix.includes('\0') || prefix.startsWith('-')) throw new Error('unsafe archive prefix');
-  if (format === 'tar.gz') return writeTarGz(repoPath, sha, prefix, dest);
-  const args = archiveArgs('zip', prefix, sha);
+  if (format === 'tar.gz') {
+    const gzip = await gnuGzip();
+    return gzip ? writeTarGzWithGzip(gzip, repoPath, sha, prefix, dest) : writeStreamed(repoPath, archiveArgs('tar', prefix, sha), dest, true);
+  }
+  return writeStreamed(repoPath, archiveArgs('zip', prefix, sha), dest, false);
+}
+
+const archiveArgs = (format: 'zip' | 'tar', prefix: string, sha: string) => ['archive', `--format=${format}`, `--prefix=${prefix}`, '--end-of-options', sha];
+
+/** git's output streamed to `dest` through this process, gzip-compressed by zlib on the thread pool when asked. */
+async function writeStreamed(repoPath: string, args: readonly string[], dest: string, gzip: boolean): Promise<void> {
   const child = spawnGit(args, { gitDir: repoPath, timeoutMs: ARCHIVE_TIMEOUT_MS });
   const exited = exitOf(child, args);
+  if (!child.stdout) return exited; // not started: rejects with the spawn error
   try {
-    await pipeline(child.stdout!, createWriteStream(dest));
+    if (gzip) await pipeline(child.stdout, batcher(GZIP_BATCH_BYTES), createGzip(), createWriteStream(dest));
+    else await pipeline(child.stdout, createWriteStream(dest));
   } catch (e) {
     killGit(child);
     await exited.catch(() => undefined);
     throw e;
   }
-  await exited;
+  return exited;
 }
 
-const archiveArgs = (format: 'zip' | 'tar', prefix: string, sha: string) => ['archive', `--format=${format}`, `--prefix=${prefix}`, '--end-of-options', sha];
-
-/** Resolves when git has exited 0 and its output is drained; rejects with {@link GitError} otherwise. */
-function exitOf(child: ChildProcess, args: readonly string[]): Promise<void> {
+/**
+ * Resolves when the process has exited 0 and its output is drained; rejects with `failure` otherwise. The
+ * error listener comes first: a process that could not be started (EMFILE, ENOENT) has no stdio streams,
+ * and its error must not go unheard.
+ */
+function exitOf(child: ChildProcess, args: readonly string[], failure = gitFailure): Promise<void> {
   let stderr = '';
-  child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (s: string) => {
-    if (stderr.length < 64 * 1024) stderr += s;
-  });
   const done = new Promise<void>((resolve, reject) => {
     child.once('error', (e) => {
       if (child.pid === undefined) reject(new GitError('spawn', args, null, null, e.message, e));
     });
     child.once('close', (code, sig) => {
-      if (timedOut(child)) reject(new GitError('timeout', args, code, sig, stderr));
-      else if (code !== 0) reject(new GitError('exit', args, code, sig, stderr));
+      const err = failure(child, args, code, sig, stderr);
+      if (err) reject(err);
       else resolve();
     });
   });
-  // Callers await this after the output is written; git may fail before then.
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (s: string) => {
+    if (stderr.length < 64 * 1024) stderr += s;
+  });
+  // Callers await this after the output is written; the process may fail before then.
   done.catch(() => undefined);
   return done;
+}
+
+function gitFailure(child: ChildProcess, args: readonly string[], code: number | null, sig: NodeJS.Signals | null, stderr: string): Error | null {
+  if (timedOut(child)) return new GitError('timeout', args, code, sig, stderr);
+  return code === 0 ? null : new GitError('exit', args, code, sig, stderr);
 }
 
 /**
  * tar.gz without git's built-in gzip, which deflates in git's own process after producing each block, so
  * reading objects and compressing take turns. Here they run side by side: git's tar goes straight into a
- * `gzip -n` process writing the file (what `git archive | gzip` does, without node touching the bytes), or,
- * without GNU gzip on the machine, through zlib on node's thread pool. Both give one gzip member at
- * level 6 with no name or time stamp, so the same commit always gives the same bytes.
+ * `gzip -n -6` process writing the file (`git archive | gzip -n`, without node touching the bytes). Without
+ * GNU gzip on the machine {@link writeStreamed} compresses with zlib instead. Either way the result is a gzip
+ * stream at level 6 with no name or time stamp; the bytes for a commit stay the same on a host as long as its
+ * compressor does (GNU gzip and zlib, like git's built-in gzip, each choose their own deflate blocks).
  */
-async function writeTarGz(repoPath: string, sha: string, prefix: string, dest: string): Promise<void> {
+async function writeTarGzWithGzip(gzipPath: string, repoPath: string, sha: string, prefix: string, dest: string): Promise<void> {
   const args = archiveArgs('tar', prefix, sha);
-  const gzip = await gnuGzip();
-  const out = gzip ? await open(dest, 'w') : null;
-  const git = spawnGit(args, { gitDir: repoPath, timeoutMs: ARCHIVE_TIMEOUT_MS });
-  const gitDone = exitOf(git, args);
-  if (!gzip || !out) {
-    try {
-      await pipeline(git.stdout!, batcher(GZIP_BATCH_BYTES), createGzip(), createWriteStream(dest));
-    } catch (e) {
-      killGit(git);
-      await gitDone.catch(() => undefined);
-      throw e;
-    }
-    return gitDone;
-  }
+  const out = await open(dest, 'w');
+  let git: ChildProcess | undefined;
+  let gitDone: Promise<void> | undefined;
+  let gz: ChildProcess | undefined;
+  let gzTimer: NodeJS.Timeout | undefined;
   try {
-    // gzip reads git's stdout pipe itself; once it holds the descriptor this process lets go of its copy,
-    // so git's exit is gzip's end of input. If gzip dies first, git gets EPIPE and fails too.
-    const gz = spawn(gzip, ['-n', '-6'], { stdio: [git.stdout!, out.fd, 'pipe'], env: { LC_ALL: 'C' }, shell: false });
-    git.stdout!.destroy();
-    let gzErr = '';
-    gz.stderr!.setEncoding('utf8');
-    gz.stderr!.on('data', (s: string) => {
-      if (gzErr.length < 4096) gzErr += s;
-    });
-    const gzDone = new Promise<void>((resolve, reject) => {
-      gz.once('error', reject);
-      gz.once('close', (code, sig) => (code === 0 ? resolve() : reject(new Error(`gzip failed (${code ?? sig}): ${gzErr.trim()}`))));
-    });
+    git = spawnGit(args, { gitDir: repoPath, timeoutMs: ARCHIVE_TIMEOUT_MS });
+    gitDone = exitOf(git, args);
+    if (!git.stdout) return await gitDone;
+    // gzip reads git's stdout pipe itself; once it holds the descriptor this process lets go of its copy, so
+    // git's exit is gzip's end of input. If gzip dies first, git gets SIGPIPE.
+    gz = spawn(gzipPath, ['-n', '-6'], { stdio: [git.stdout, out.fd, 'pipe'], env: { LC_ALL: 'C' }, shell: false });
+    const gzDone = exitOf(gz, ['gzip'], gzipFailure);
+    git.stdout.destroy();
+    const stuck = gz;
+    gzTimer = setTimeout(() => stuck.kill('SIGKILL'), ARCHIVE_TIMEOUT_MS);
+    gzTimer.unref();
     const [gitResult, gzResult] = await Promise.allSettled([gitDone, gzDone]);
-    if (gitResult.status === 'rejected') throw gitResult.reason;
+    // gzip's failure first: git dying of SIGPIPE is only its consequence.
     if (gzResult.status === 'rejected') throw gzResult.reason;
+    if (gitResult.status === 'rejected') throw gitResult.reason;
   } catch (e) {
-    killGit(git);
-    await gitDone.catch(() => undefined);
+    if (git) killGit(git);
+    if (gz && gz.exitCode === null && gz.signalCode === null) gz.kill('SIGKILL');
+    await gitDone?.catch(() => undefined);
     throw e;
   } finally {
+    clearTimeout(gzTimer);
     await out.close();
   }
 }
 
+function gzipFailure(_child: ChildProcess, _args: readonly string[], code: number | null, sig: NodeJS.Signals | null, stderr: string): Error | null {
+  if (code === 0) return null;
+  const why = sig === 'SIGKILL' ? 'was stopped (timed out)' : `exited with ${code ?? sig}`;
+  return new Error(`gzip ${why}${stderr.trim() ? `: ${stderr.trim().split('\n')[0]}` : ''}`);
+}
+
 let gzipProbe: Promise<string | null> | undefined;
 
-/** The path of GNU gzip on PATH, probed once (`gzip --version`); null when there is none. */
+/**
+ * The path of GNU gzip on PATH (`gzip --version` says so); null when there is none. A definite answer is kept
+ * for the life of the process, so that one host keeps one compressor; a probe that failed for another reason
+ * (a timeout under load) is tried again next time.
+ */
 function gnuGzip(): Promise<string | null> {
   gzipProbe ??= new Promise((resolve) => {
     let found: string | undefined;
@@ -138,7 +159,12 @@ function gnuGzip(): Promise<string | null> {
     }
     if (!found) return resolve(null);
     const bin = found;
-    execFile(bin, ['--version'], { env: { LC_ALL: 'C' }, timeout: 5000 }, (err, stdout) => resolve(!err && /^gzip \d/u.test(stdout) ? bin : null));
+    execFile(bin, ['--version'], { env: { LC_ALL: 'C' }, timeout: 5000 }, (err, stdout) => {
+      if (!err) return resolve(/^gzip \d/u.test(stdout) ? bin : null);
+      // It ran and refused --version: not GNU gzip, for good. Killed by the timeout or not started: ask again.
+      if (typeof err.code !== 'number' || err.killed) gzipProbe = undefined;
+      resolve(null);
+    });
   });
   return gzipProbe;
 }

@@ -194,7 +194,7 @@ async function firstMatch(r: ObjectReader, candidates: readonly { kind: Resolved
 /**
  * Gitea's ref selection for raw paths without `?ref=`: the shortest leading run of segments naming a
  * branch, else a tag, else a full commit id as the first segment. Null when none matches (the caller
- * then reads the whole path at the default branch). All candidates are asked at once.
+ * then reads the whole path at the default branch). Candidates are tried in that order (see firstMatch).
  */
 export async function resolveRefInPath(
   r: ObjectReader,

@@ -189,6 +189,12 @@ export function spawnGit(args: readonly string[], opts: GitSpawnOptions = {}): C
     shell: false,
     windowsHide: true,
   });
+  if (!child.stdout || !child.stderr || !child.stdin) {
+    // node gives a process it could not start for lack of descriptors (EMFILE, ENFILE) no stdio at all and
+    // reports the error on the next tick; it must not reach the process as an uncaught 'error' event.
+    child.once('error', () => undefined);
+    throw new GitError('spawn', args, null, null, 'no file descriptors left for its pipes (EMFILE or ENFILE)');
+  }
   let timer: NodeJS.Timeout | undefined;
   if (opts.timeoutMs !== undefined && opts.timeoutMs > 0) {
     timer = setTimeout(() => {

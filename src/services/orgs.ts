@@ -226,7 +226,9 @@ export function createOrgService(deps: ServiceDeps, repos: RepoService) {
     const { orgs } = await orgsDb.listOrgsOfUser(db, user.id, null, 0, Number.MAX_SAFE_INTEGER);
     for (const org of orgs) {
       if (!(await isOwner(org.id, user.id)) || (await orgsDb.countOwners(db, org.id)) > 1) continue;
-      await repos.removeAllOwnedBy(org);
+      // A repository created meanwhile would outlive its row on disk: remove until none is left.
+      for (let pass = 0; pass < 3 && (await reposDb.countOwnedRepos(db, org.id)) > 0; pass++) await repos.removeAllOwnedBy(org);
+      if ((await reposDb.countOwnedRepos(db, org.id)) > 0) throw new AppError('validation', `user still has ownership of repositories [uid: ${org.id}]`);
       await deleteOrgRow(org);
     }
   }

@@ -1,8 +1,9 @@
-// writeArchive's tar.gz against git's own tar: through a gzip process when GNU gzip is on PATH, and
-// through zlib when it is not; same bytes either way, failures reported, nothing half-written reported as done.
+// writeArchive's tar.gz against git's own tar: through a gzip process when GNU gzip is on PATH, and through
+// zlib when it is not; each decompresses to git's tar and repeats its bytes, and failures of git or gzip are
+// reported as such, never as a finished archive.
 import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { cleanupTmp, gitOk, tmp } from './helpers.js';
@@ -46,7 +47,7 @@ describe('writeArchive tar.gz', () => {
   });
   afterAll(cleanupTmp);
 
-  it('compresses with gzip when it is on PATH: one member holding git tar, the same bytes every time', async () => {
+  it('compresses with gzip when it is on PATH: the tar git writes, the same bytes every time', async () => {
     const { writeArchive } = await freshArchiveModule();
     const out = await tmp();
     await writeArchive(gitDir, sha, 'tar.gz', 'repo/', join(out, 'a.tar.gz'));
@@ -69,6 +70,17 @@ describe('writeArchive tar.gz', () => {
     const c = await readFile(out);
     expect(gunzipSync(c).equals(expectedTar)).toBe(true);
     expect(c.readUInt32LE(4)).toBe(0);
+  });
+
+  it('reports gzip failing, not the SIGPIPE it leaves git with', async () => {
+    const bin = await tmp();
+    await symlink(await gitPath(), join(bin, 'git'));
+    // A GNU-looking gzip that gives up after reading a little.
+    await writeFile(join(bin, 'gzip'), '#!/bin/sh\nif [ "$1" = --version ]; then echo "gzip 1.12"; exit 0; fi\nhead -c 100 >/dev/null\necho "gzip: boom" >&2\nexit 1\n');
+    await chmod(join(bin, 'gzip'), 0o755);
+    process.env.PATH = `${bin}:/usr/bin:/bin`;
+    const { writeArchive } = await freshArchiveModule();
+    await expect(writeArchive(gitDir, sha, 'tar.gz', 'repo/', join(await tmp(), 'z.tar.gz'))).rejects.toThrow('gzip exited with 1: gzip: boom');
   });
 
   it('rejects with the git failure for a commit that is not there, on either path', async () => {

@@ -28,6 +28,9 @@ describe('resolveCommitish with the ref files', () => {
     await ok(['tag', 'same', c.one!]);
     await ok(['tag', '-a', '-m', 'annotated', 'onlytag', c.one!]);
     await ok(['tag', 'treetag', `${c.one!}^{tree}`]);
+    // A tag named like a prefix of commit two's id that names a tree: git reads the name as that ref before any
+    // object id (rev-parse's order), so it names no commit, as in Gitea.
+    await ok(['tag', c.two!.slice(0, 9), `${c.two!}^{tree}`]);
     // A branch named like a prefix of commit one's id.
     await ok(['branch', c.one!.slice(0, 7), c.two!]);
     await ok(['branch', 'feature/x', c.one!]);
@@ -52,6 +55,8 @@ describe('resolveCommitish with the ref files', () => {
     expect(await both(c.one!.slice(0, 7))).toEqual({ kind: 'branch', name: c.one!.slice(0, 7), sha: c.two });
     expect(await both(c.one!.slice(0, 8))).toEqual({ kind: 'commit', name: c.one, sha: c.one });
     expect(await both('treetag')).toBeNull();
+    expect(await both(c.two!.slice(0, 9))).toBeNull();
+    expect(await both(c.two!.slice(0, 10))).toEqual({ kind: 'commit', name: c.two, sha: c.two });
     expect(await both('nothing')).toBeNull();
     await ok(['pack-refs', '--all', '--prune']);
     expect(await both('same')).toEqual({ kind: 'branch', name: 'same', sha: c.two });

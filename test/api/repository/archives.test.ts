@@ -160,7 +160,7 @@ describeDb('archives, editorconfig, languages', () => {
       const list = await run('tar', ['tzf', tgz]);
       expect(list.code).toBe(0);
       expect(list.stdout.split('\n').filter(Boolean).sort()).toEqual([`${pub}/`, `${pub}/README.md`]);
-      // We compress git's tar ourselves: one gzip member holding exactly what `git archive --format=tar` writes.
+      // We compress git's tar ourselves: it decompresses to exactly what `git archive --format=tar` writes.
       const tar = await run('git', ['--git-dir', join(local, '.git'), 'archive', '--format=tar', `--prefix=${pub}/`, sha.c1!]);
       expect(tar.code).toBe(0);
       expect(gunzipSync(all[0]!.bytes).toString('utf8')).toBe(tar.stdout);

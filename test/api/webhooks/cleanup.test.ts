@@ -59,6 +59,28 @@ describeDb('webhook delivery cleanup', () => {
       expect(await attemptCount(s, ids.slice(0, 2))).toBe(0);
       expect(await s.app.webhookWorker.cleanup()).toBe(0);
     });
+
+    it('works through a long history in bounded batches', async () => {
+      const hookId = await hookWithDeliveries(s, owner, 1);
+      const old = Date.now() - 30 * DAY;
+      const rows = Array.from({ length: 1234 }, (_, i) => ({
+        hook_id: hookId,
+        uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        event_type: 'push',
+        payload: '{}',
+        is_delivered: 1,
+        is_succeed: 1,
+        attempts: 1,
+        created_ms: old,
+        delivered_ms: old,
+        next_attempt_ms: 0,
+        claimed_by: '',
+        claim_until_ms: 0,
+      }));
+      for (let i = 0; i < rows.length; i += 200) await s.app.database.db.insertInto('hook_task').values(rows.slice(i, i + 200)).execute();
+      expect(await s.app.webhookWorker.cleanup()).toBe(1234);
+      expect(await tasks(s, hookId)).toHaveLength(1);
+    });
   });
 
   describe('PerWebhook', () => {
