@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parseGoDuration } from '../domain/duration.js';
+import type { Budgets } from '../domain/ratelimit.js';
 import { parseIni, type IniDocument } from './ini.js';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'none';
@@ -40,6 +41,8 @@ export interface Config {
     readonly loginFailureWindowSeconds: number;
     /** Gitea's DISABLE_WEBHOOKS: hook routes (but the admin ones) answer 403 and no delivery is recorded. */
     readonly disableWebhooks: boolean;
+    /** Proxies whose X-Forwarded-For is believed (Gitea's REVERSE_PROXY_TRUSTED_PROXIES). */
+    readonly reverseProxyTrustedProxies: readonly string[];
   };
   readonly api: { readonly defaultPagingNum: number; readonly maxResponseItems: number; readonly maxBodyBytes: number };
   readonly service: { readonly requireSigninView: boolean; readonly noReplyAddress: string };
@@ -72,6 +75,12 @@ export interface Config {
     readonly numberToKeep: number;
     readonly everyMs: number;
   };
+  /**
+   * Request budgets per minute (0 = unlimited): anonymous callers per client address, signed-in users per
+   * account; site administrators are not limited. `[security] REVERSE_PROXY_TRUSTED_PROXIES` says whose
+   * X-Forwarded-For names the client.
+   */
+  readonly rateLimit: { readonly enabled: boolean; readonly anonymous: Budgets; readonly user: Budgets };
   /** Largest markdown/markup text the render endpoints accept, in bytes (413 beyond). */
   readonly markdown: { readonly maxInputBytes: number };
   readonly log: { readonly level: LogLevel };
@@ -149,6 +158,16 @@ const KNOWN: Record<string, Record<string, KeySpec>> = {
     LOGIN_MAX_FAILURES: { kind: 'int' },
     LOGIN_FAILURE_WINDOW: { kind: 'int' },
     DISABLE_WEBHOOKS: { kind: 'bool' },
+    REVERSE_PROXY_TRUSTED_PROXIES: { kind: 'list' },
+  },
+  rate_limit: {
+    ENABLED: { kind: 'bool' },
+    ANONYMOUS_READ: { kind: 'int' },
+    ANONYMOUS_WRITE: { kind: 'int' },
+    ANONYMOUS_EXPENSIVE: { kind: 'int' },
+    USER_READ: { kind: 'int' },
+    USER_WRITE: { kind: 'int' },
+    USER_EXPENSIVE: { kind: 'int' },
   },
   api: { DEFAULT_PAGING_NUM: { kind: 'int' }, MAX_RESPONSE_ITEMS: { kind: 'int' }, MAX_BODY_SIZE: { kind: 'int' } },
   service: { REQUIRE_SIGNIN_VIEW: { kind: 'bool' }, NO_REPLY_ADDRESS: { kind: 'string' } },
@@ -309,6 +328,7 @@ export function loadConfig(source: ConfigSource = {}): LoadedConfig {
       loginMaxFailures: int('security', 'LOGIN_MAX_FAILURES', 10, 1),
       loginFailureWindowSeconds: int('security', 'LOGIN_FAILURE_WINDOW', 300, 1),
       disableWebhooks: bool('security', 'DISABLE_WEBHOOKS', false),
+      reverseProxyTrustedProxies: list('security', 'REVERSE_PROXY_TRUSTED_PROXIES', ['127.0.0.0/8', '::1/128']),
     },
     api: { defaultPagingNum, maxResponseItems, maxBodyBytes: int('api', 'MAX_BODY_SIZE', 1 << 20, 1024) },
     service: {
@@ -335,6 +355,19 @@ export function loadConfig(source: ConfigSource = {}): LoadedConfig {
       olderThanMs: duration(CLEANUP, 'OLDER_THAN', '168h'),
       numberToKeep: int(CLEANUP, 'NUMBER_TO_KEEP', 10, 0),
       everyMs: scheduleInterval(CLEANUP, get(CLEANUP, 'SCHEDULE') ?? '@midnight', warnings),
+    },
+    rateLimit: {
+      enabled: bool('rate_limit', 'ENABLED', true),
+      anonymous: {
+        read: int('rate_limit', 'ANONYMOUS_READ', 1200),
+        write: int('rate_limit', 'ANONYMOUS_WRITE', 120),
+        expensive: int('rate_limit', 'ANONYMOUS_EXPENSIVE', 120),
+      },
+      user: {
+        read: int('rate_limit', 'USER_READ', 6000),
+        write: int('rate_limit', 'USER_WRITE', 1200),
+        expensive: int('rate_limit', 'USER_EXPENSIVE', 600),
+      },
     },
     markdown: { maxInputBytes: int('markdown', 'MAX_INPUT_SIZE', 1 << 20, 1) },
     log: { level: oneOf<LogLevel>('log', 'LEVEL', 'info') },

@@ -16,6 +16,7 @@ import { linkHeader } from './paging.js';
 import type { Router } from './router.js';
 import type { OperationValidator } from './validate.js';
 import { readBody } from './body.js';
+import { clientAddressResolver, createRateLimit } from './ratelimit.js';
 
 export interface ApiDeps {
   readonly config: Config;
@@ -48,7 +49,7 @@ const BASE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Credentials as Gitea reads them: query token, Authorization token/bearer/basic, sudo. */
-export function credentialsOf(req: IncomingMessage, query: URLSearchParams): Credentials {
+export function credentialsOf(req: IncomingMessage, query: URLSearchParams, clientAddress: string): Credentials {
   const auth = req.headers.authorization;
   let headerToken: string | undefined;
   let basic: Credentials['basic'];
@@ -71,7 +72,7 @@ export function credentialsOf(req: IncomingMessage, query: URLSearchParams): Cre
     headerToken,
     basic,
     sudo: query.get('sudo') || (typeof sudoHeader === 'string' ? sudoHeader : undefined) || undefined,
-    clientAddress: req.socket.remoteAddress ?? 'unknown',
+    clientAddress,
   };
 }
 
@@ -106,6 +107,8 @@ export function createApiHandler(deps: ApiDeps) {
   const { config, log, services, router, validators, handlers } = deps;
   const idPrefix = randomBytes(4).toString('hex');
   let counter = 0;
+  const clientAddressOf = clientAddressResolver(config.security.reverseProxyTrustedProxies);
+  const rateLimit = createRateLimit(config);
 
   return async function handleApi(req: IncomingMessage, res: ServerResponse, originalUrl: string, relativeUrl: string): Promise<void> {
     const started = performance.now();
@@ -125,9 +128,10 @@ export function createApiHandler(deps: ApiDeps) {
       if (!match) throw new AppError('not_found', 'not found');
       const entry = match.entry;
       operationId = entry.operationId;
-      const creds = credentialsOf(req, query);
+      const creds = credentialsOf(req, query, clientAddressOf(req));
       if (creds.queryToken) headers['X-Gitea-Warning'] = QUERY_TOKEN_WARNING;
       const actor = await services.auth.authenticate(creds);
+      rateLimit(actor, creds.clientAddress, entry.operationId, method);
       guard(entry, actor, method, config);
       const validator = validators.get(entry.operationId)!;
       const path = validator.path(match.params);

@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import type { Services } from '../services/index.js';
 import { isGitService, type GitService } from '../git/smarthttp.js';
 import { credentialsOf } from './api.js';
+import { clientAddressResolver } from './ratelimit.js';
 
 // <owner>/<repo>[.git]/info/refs | git-upload-pack | git-receive-pack
 const GIT_PATH = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/;
@@ -14,6 +15,7 @@ const GIT_PATH = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/(info\/refs|git-upload-pack|gi
  */
 export function createGitHttpHandler(deps: { services: Services; log: Logger }) {
   const { services, log } = deps;
+  const clientAddressOf = clientAddressResolver(services.config.security.reverseProxyTrustedProxies);
   return function handleGit(req: IncomingMessage, res: ServerResponse, url: string): boolean {
     const q = url.indexOf('?');
     const m = GIT_PATH.exec(q < 0 ? url : url.slice(0, q));
@@ -40,7 +42,7 @@ export function createGitHttpHandler(deps: { services: Services; log: Logger }) 
     const svc = service;
     const protocol = typeof req.headers['git-protocol'] === 'string' ? req.headers['git-protocol'] : undefined;
     (async () => {
-      const actor = await services.auth.authenticate(credentialsOf(req, query));
+      const actor = await services.auth.authenticate(credentialsOf(req, query, clientAddressOf(req)));
       const access = await services.gitHttp.authorize(decodeURIComponent(owner), decodeURIComponent(repo), svc, actor);
       if (action === 'info/refs') await services.gitHttp.advertise(access, svc, protocol, res);
       else await services.gitHttp.rpc(access, svc, protocol, actor, req, res);

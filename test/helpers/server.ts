@@ -67,6 +67,8 @@ export async function startServer(opts: { overrides?: Record<string, Record<stri
   const overrides: Record<string, Record<string, string>> = {
     server: { HTTP_ADDR: '127.0.0.1', HTTP_PORT: '0', APP_DATA_PATH: dir },
     log: { LEVEL: process.env.ANVIL_TEST_LOG ?? 'none' },
+    // Suites send thousands of requests from one address; the limits have their own tests (api/ratelimit).
+    rate_limit: { ENABLED: 'false' },
     ...opts.overrides,
   };
   let pgDb: Awaited<ReturnType<typeof createPgDatabase>> | undefined;

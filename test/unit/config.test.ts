@@ -244,3 +244,17 @@ describe('[cron.cleanup_hook_task_table]', () => {
     expect(errorOf({ cwd: dir, env: {}, overrides: { [S]: { CLEANUP_TYPE: 'Never' } } })).toBe(`[${S}] CLEANUP_TYPE: "Never" is not one of olderthan, perwebhook`);
   });
 });
+
+describe('[rate_limit] and trusted proxies', () => {
+  it('defaults: on, per minute; loopback proxies trusted', () => {
+    const { config } = loadConfig({ cwd: dir, env: {} });
+    expect(config.rateLimit).toEqual({ enabled: true, anonymous: { read: 1200, write: 120, expensive: 120 }, user: { read: 6000, write: 1200, expensive: 600 } });
+    expect(config.security.reverseProxyTrustedProxies).toEqual(['127.0.0.0/8', '::1/128']);
+  });
+  it('reads every budget and refuses a negative one', () => {
+    const { config } = loadConfig({ cwd: dir, env: { ANVIL__RATE_LIMIT__USER_WRITE: '0', ANVIL__SECURITY__REVERSE_PROXY_TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1' } });
+    expect(config.rateLimit.user.write).toBe(0);
+    expect(config.security.reverseProxyTrustedProxies).toEqual(['10.0.0.0/8', '192.168.1.1']);
+    expect(errorOf({ cwd: dir, env: {}, overrides: { rate_limit: { ANONYMOUS_READ: '-1' } } })).toBe('[rate_limit] ANONYMOUS_READ: -1 is below the minimum 0');
+  });
+});
