@@ -2,7 +2,7 @@
 // address for anonymous ones (through trusted reverse proxies' X-Forwarded-For), 429 with Retry-After, site
 // administrators exempt. 429 is a cross-cutting answer the description does not declare per operation: those
 // answers are checked by hand (unchecked), every other one against the contract.
-import { it, expect, beforeAll, afterAll, describe } from '@jest/globals';
+import { it, expect, beforeAll, afterAll } from '@jest/globals';
 import { describeDb, startServer, uniqueName, type TestServer, type TestUser } from '../../helpers/server.js';
 
 describeDb('rate limits', () => {
