@@ -133,7 +133,7 @@ export async function benchGit({ rootUrl, token, dir, seconds, load, freePort })
     out.push(`  ratio anvil / file://          ${(anvilClone / median(clones['git file://'])).toFixed(2)} (target <= 1.1)`);
     out.push(`  ratio anvil / http-backend     ${(anvilClone / median(clones['git http-backend'])).toFixed(2)} (target <= 1.1)`);
 
-    // 3. Archive of the 5,000-file tree: Anvil cold (first request) and warm (second) against git archive.
+    // 3. Archive of the 5,000-file tree: Anvil cold (first requests) and warm (repeated requests) against git archive.
     out.push(`\narchive main.tar.gz (${FILES} files)`);
     await timedGit(['--git-dir', stored, 'archive', '--format=tar.gz', 'main']); // page cache, same for both
     const archiveUrl = `${rootUrl}api/v1/repos/bench/big/archive/main.tar.gz`;
@@ -141,8 +141,13 @@ export async function benchGit({ rootUrl, token, dir, seconds, load, freePort })
     if (cold.status === 404) out.push('  skipped: archive endpoint not available');
     else {
       if (cold.status !== 200 || cold.body[0] !== 0x1f || cold.body[1] !== 0x8b) throw new Error(`archive: ${cold.status} ${cold.body.subarray(0, 200).toString()}`);
-      const warm = await timedFetch(archiveUrl);
-      if (warm.status !== 200 || warm.body.length === 0) throw new Error(`archive (warm): ${warm.status}`);
+      const warmRuns = [];
+      for (let i = 0; i < 5; i++) {
+        const warm = await timedFetch(archiveUrl);
+        if (warm.status !== 200 || !warm.body.equals(cold.body)) throw new Error(`archive (warm): ${warm.status}`);
+        warmRuns.push(warm.ms);
+      }
+      const warmMs = median(warmRuns);
       // Cold builds of other commits (each a first request for its archive), interleaved with the two git
       // baselines: git's built-in gzip, and the issue's `git archive | gzip` (a shell pipeline, as typed).
       const builtin = [];
@@ -167,9 +172,9 @@ export async function benchGit({ rootUrl, token, dir, seconds, load, freePort })
       out.push(`  git archive --format=tar.gz    ${list(builtin)} median ${g.toFixed(1)} ms (${(gitBytes / 1024).toFixed(0)} KB)`);
       out.push(`  git archive | gzip -n          ${list(piped)} median ${p.toFixed(1)} ms`);
       out.push(`  anvil cold (first requests)    ${list(colds)} median ${c.toFixed(1)} ms (${(cold.body.length / 1024).toFixed(0)} KB)`);
-      out.push(`  anvil warm (2nd request)       ${warm.ms.toFixed(1)} ms`);
+      out.push(`  anvil warm (cached)            ${list(warmRuns)} median ${warmMs.toFixed(1)} ms`);
       out.push(`  ratio cold / git archive | gzip  ${(c / p).toFixed(2)} median (target <= 1.2); / --format=tar.gz ${(c / g).toFixed(2)}; very first request ${(cold.ms / p).toFixed(2)}`);
-      out.push(`  speed-up warm vs cold        ${(cold.ms / warm.ms).toFixed(1)}x (target >= 10)`);
+      out.push(`  speed-up warm vs cold          ${(c / warmMs).toFixed(1)}x medians (target >= 10)`);
     }
 
     // 4. Commits: GET /commits?limit=50 against git log -n 50 (served by the baseline; also spawned here).
