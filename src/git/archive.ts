@@ -67,7 +67,8 @@ function exitOf(child: ChildProcess, args: readonly string[], failure = gitFailu
   let stderr = '';
   const done = new Promise<void>((resolve, reject) => {
     child.once('error', (e) => {
-      if (child.pid === undefined) reject(new GitError('spawn', args, null, null, e.message, e));
+      if (child.pid !== undefined) return;
+      reject(failure === gitFailure ? new GitError('spawn', args, null, null, e.message, e) : new Error(`${args[0]} could not be started: ${e.message}`, { cause: e }));
     });
     child.once('close', (code, sig) => {
       const err = failure(child, args, code, sig, stderr);
