@@ -1,6 +1,6 @@
 /**
  * Archives of one commit written to a file: `git archive` (zip, tar) streamed from git's stdout to disk,
- * tar.gz compressed beside git (see {@link writeTarGz}), and `git bundle create` (through a throw-away
+ * tar.gz compressed beside git (see {@link writeTarGzWithGzip}), and `git bundle create` (through a throw-away
  * repository that borrows the objects, as Gitea's CreateBundle does, because git refuses to bundle a bare
  * object id). The caller chooses the destination (a temporary name it renames when this resolves), so no
  * partial file is ever visible.
@@ -45,11 +45,10 @@ const archiveArgs = (format: 'zip' | 'tar', prefix: string, sha: string) => ['ar
 /** git's output streamed to `dest` through this process, gzip-compressed by zlib on the thread pool when asked. */
 async function writeStreamed(repoPath: string, args: readonly string[], dest: string, gzip: boolean): Promise<void> {
   const child = spawnGit(args, { gitDir: repoPath, timeoutMs: ARCHIVE_TIMEOUT_MS });
-  const exited = exitOf(child, args);
-  if (!child.stdout) return exited; // not started: rejects with the spawn error
+  const exited = exitOf(child, gitVerdict(child, args));
   try {
-    if (gzip) await pipeline(child.stdout, batcher(GZIP_BATCH_BYTES), createGzip(), createWriteStream(dest));
-    else await pipeline(child.stdout, createWriteStream(dest));
+    if (gzip) await pipeline(child.stdout!, batcher(GZIP_BATCH_BYTES), createGzip(), createWriteStream(dest));
+    else await pipeline(child.stdout!, createWriteStream(dest));
   } catch (e) {
     killGit(child);
     await exited.catch(() => undefined);
@@ -58,20 +57,30 @@ async function writeStreamed(repoPath: string, args: readonly string[], dest: st
   return exited;
 }
 
+/** How a process ended; `spawnError` when it never started. */
+interface ProcessEnd {
+  readonly code: number | null;
+  readonly sig: NodeJS.Signals | null;
+  readonly stderr: string;
+  readonly spawnError?: Error;
+}
+
+/** The error a process's end means, or null for success. */
+type Verdict = (end: ProcessEnd) => Error | null;
+
 /**
- * Resolves when the process has exited 0 and its output is drained; rejects with `failure` otherwise. The
- * error listener comes first: a process that could not be started (EMFILE, ENOENT) has no stdio streams,
- * and its error must not go unheard.
+ * Resolves when the process has ended well and its output is drained; rejects with the verdict's error
+ * otherwise. The error listener comes first: a process that could not be started (EMFILE) has no stdio
+ * streams, and its error must not go unheard.
  */
-function exitOf(child: ChildProcess, args: readonly string[], failure = gitFailure): Promise<void> {
+function exitOf(child: ChildProcess, verdict: Verdict): Promise<void> {
   let stderr = '';
   const done = new Promise<void>((resolve, reject) => {
     child.once('error', (e) => {
-      if (child.pid !== undefined) return;
-      reject(failure === gitFailure ? new GitError('spawn', args, null, null, e.message, e) : new Error(`${args[0]} could not be started: ${e.message}`, { cause: e }));
+      if (child.pid === undefined) reject(verdict({ code: null, sig: null, stderr, spawnError: e }));
     });
     child.once('close', (code, sig) => {
-      const err = failure(child, args, code, sig, stderr);
+      const err = verdict({ code, sig, stderr });
       if (err) reject(err);
       else resolve();
     });
@@ -85,10 +94,20 @@ function exitOf(child: ChildProcess, args: readonly string[], failure = gitFailu
   return done;
 }
 
-function gitFailure(child: ChildProcess, args: readonly string[], code: number | null, sig: NodeJS.Signals | null, stderr: string): Error | null {
-  if (timedOut(child)) return new GitError('timeout', args, code, sig, stderr);
-  return code === 0 ? null : new GitError('exit', args, code, sig, stderr);
-}
+const gitVerdict =
+  (child: ChildProcess, args: readonly string[]): Verdict =>
+  ({ code, sig, stderr, spawnError }) => {
+    if (spawnError) return new GitError('spawn', args, null, null, spawnError.message, spawnError);
+    if (timedOut(child)) return new GitError('timeout', args, code, sig, stderr);
+    return code === 0 ? null : new GitError('exit', args, code, sig, stderr);
+  };
+
+const gzipVerdict: Verdict = ({ code, sig, stderr, spawnError }) => {
+  if (spawnError) return new Error(`gzip could not be started: ${spawnError.message}`, { cause: spawnError });
+  if (code === 0) return null;
+  const why = sig === 'SIGKILL' ? 'was stopped (timed out)' : `exited with ${code ?? sig}`;
+  return new Error(`gzip ${why}${stderr.trim() ? `: ${stderr.trim().split('\n')[0]}` : ''}`);
+};
 
 /**
  * tar.gz without git's built-in gzip, which deflates in git's own process after producing each block, so
@@ -107,13 +126,12 @@ async function writeTarGzWithGzip(gzipPath: string, repoPath: string, sha: strin
   let gzTimer: NodeJS.Timeout | undefined;
   try {
     git = spawnGit(args, { gitDir: repoPath, timeoutMs: ARCHIVE_TIMEOUT_MS });
-    gitDone = exitOf(git, args);
-    if (!git.stdout) return await gitDone;
+    gitDone = exitOf(git, gitVerdict(git, args));
     // gzip reads git's stdout pipe itself; once it holds the descriptor this process lets go of its copy, so
     // git's exit is gzip's end of input. If gzip dies first, git gets SIGPIPE.
-    gz = spawn(gzipPath, ['-n', '-6'], { stdio: [git.stdout, out.fd, 'pipe'], env: { LC_ALL: 'C' }, shell: false });
-    const gzDone = exitOf(gz, ['gzip'], gzipFailure);
-    git.stdout.destroy();
+    gz = spawn(gzipPath, ['-n', '-6'], { stdio: [git.stdout!, out.fd, 'pipe'], env: { LC_ALL: 'C' }, shell: false });
+    const gzDone = exitOf(gz, gzipVerdict);
+    git.stdout!.destroy();
     const stuck = gz;
     gzTimer = setTimeout(() => stuck.kill('SIGKILL'), ARCHIVE_TIMEOUT_MS);
     gzTimer.unref();
@@ -130,12 +148,6 @@ async function writeTarGzWithGzip(gzipPath: string, repoPath: string, sha: strin
     clearTimeout(gzTimer);
     await out.close();
   }
-}
-
-function gzipFailure(_child: ChildProcess, _args: readonly string[], code: number | null, sig: NodeJS.Signals | null, stderr: string): Error | null {
-  if (code === 0) return null;
-  const why = sig === 'SIGKILL' ? 'was stopped (timed out)' : `exited with ${code ?? sig}`;
-  return new Error(`gzip ${why}${stderr.trim() ? `: ${stderr.trim().split('\n')[0]}` : ''}`);
 }
 
 let gzipProbe: Promise<string | null> | undefined;
